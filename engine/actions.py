@@ -1,0 +1,139 @@
+"""Everything a player, the moderator or the clock can do, as plain data.
+
+The action log of a game is a list of these; ``to_dict``/``from_dict`` give the JSON the web
+layer stores.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from engine.errors import RuleError
+from engine.i18n import N_
+
+
+class Act(StrEnum):
+    """Night acts. ``suggest`` and ``suspect`` change nothing: they keep every phone equally busy."""
+
+    KILL = "kill"
+    CHECK = "check"
+    SHOOT = "shoot"
+    HEAL = "heal"
+    BLOCK = "block"
+    COVER = "cover"
+    VISIT = "visit"
+    FREEZE = "freeze"
+    SUGGEST = "suggest"
+    SUSPECT = "suspect"
+    PASS = "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class NightAct:
+    kind: ClassVar[str] = "night_act"
+    seat: int
+    act: str
+    target: int | None = None
+    note: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Vote:
+    """A day vote; ``target`` None is an explicit abstention (uz only)."""
+
+    kind: ClassVar[str] = "vote"
+    seat: int
+    target: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """uz: done with the discussion; when every living player is ready the vote starts."""
+
+    kind: ClassVar[str] = "ready"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Nominate:
+    kind: ClassVar[str] = "nominate"
+    seat: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class EndSpeech:
+    kind: ClassVar[str] = "end_speech"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class EliminateAll:
+    kind: ClassVar[str] = "eliminate_all"
+    seat: int
+    yes: bool
+
+
+@dataclass(frozen=True, slots=True)
+class KamikazePick:
+    kind: ClassVar[str] = "kamikaze_pick"
+    seat: int
+    target: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Foul:
+    """Given by the moderator (uk), in 0.5 or 1 steps."""
+
+    kind: ClassVar[str] = "foul"
+    seat: int
+    amount: float
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """The timer of ``step`` ran out (or the host skipped it): the clock as an action."""
+
+    kind: ClassVar[str] = "deadline"
+    step: int
+
+
+Action = NightAct | Vote | Ready | Nominate | EndSpeech | EliminateAll | KamikazePick | Foul | Deadline
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    cls.kind: cls  # type: ignore[misc]
+    for cls in (NightAct, Vote, Ready, Nominate, EndSpeech, EliminateAll, KamikazePick, Foul, Deadline)
+}
+
+
+def to_dict(action: Action) -> dict[str, Any]:
+    return {"type": action.kind, **asdict(action)}
+
+
+def from_dict(data: Mapping[str, Any]) -> Action:
+    """Parse stored or submitted JSON; anything malformed is a RuleError, never a crash."""
+    cls = ACTION_TYPES.get(str(data.get("type")))
+    if cls is None:
+        raise RuleError(N_("Unknown action."))
+    kwargs: dict[str, Any] = {}
+    for field in fields(cls):
+        value = data.get(field.name, field.default)
+        if field.name in ("seat", "step") and not _is_int(value):
+            raise RuleError(N_("Unknown action."))
+        if field.name == "target" and value is not None and not _is_int(value):
+            raise RuleError(N_("Unknown action."))
+        if field.name in ("note", "yes") and not isinstance(value, bool):
+            raise RuleError(N_("Unknown action."))
+        if field.name == "act" and value not in set(Act):
+            raise RuleError(N_("Unknown action."))
+        if field.name == "amount" and (not isinstance(value, int | float) or isinstance(value, bool)):
+            raise RuleError(N_("Unknown action."))
+        kwargs[field.name] = value
+    return cls(**kwargs)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -1,0 +1,173 @@
+"""Creating a game and applying actions: the one state machine both rule sets run on.
+
+``apply`` validates first and mutates only when the action is legal, so a rejected action
+raises a ``RuleError`` and leaves the state exactly as it was.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Iterable, Mapping, Sequence
+
+from engine import night, uk_day, uz_day
+from engine.actions import Action, Deadline, Foul, KamikazePick, NightAct
+from engine.common import end_game, set_phase
+from engine.dealing import deal
+from engine.errors import GameOver, RuleError, StaleAction
+from engine.i18n import N_
+from engine.options import OptionValue, resolve
+from engine.roles import Role
+from engine.rulesets import RULESETS, RuleSet
+from engine.state import Event, GameState, Phase
+
+
+def ruleset(state_or_name: GameState | str) -> RuleSet:
+    name = state_or_name if isinstance(state_or_name, str) else state_or_name.rules
+    try:
+        return RULESETS[name]
+    except KeyError:
+        raise RuleError(N_("Unknown rule set {name}."), name=str(name)[:20]) from None
+
+
+def new_game(rules: str, players: int, seed: int, options: Mapping[str, object] | None = None,
+             roles: Sequence[str] | None = None) -> GameState:
+    """A dealt game at its first phase. ``roles`` (one per seat) replaces the deal, for scenarios."""
+    rs = ruleset(rules)
+    opts: dict[str, OptionValue] = resolve(rules, options or {})
+    low, high = rs.players
+    count = len(roles) if roles is not None else players
+    if not low <= count <= high:
+        raise RuleError(N_("This rule set plays with {low} to {high} players."), low=low, high=high)
+    rng = random.Random(seed)
+    if roles is None:
+        dealt = deal(rules, count, opts, rng)
+    else:
+        try:
+            dealt = [Role(r) for r in roles]
+        except ValueError:
+            raise RuleError(N_("Unknown role in the seating.")) from None
+        if any(r not in rs.roles for r in dealt):
+            raise RuleError(N_("A role in the seating does not belong to this rule set."))
+    state = GameState(rules=rules, options=opts, seed=seed, roles=list(dealt), dealt=list(dealt),
+                      alive=[True] * count, rng_state=rng.getstate())
+    state.phase = rs.first_phase
+    if rules == "uk":
+        uk_day.start_day(state, [])
+    state.step = 1
+    return state
+
+
+def apply(state: GameState, action: Action) -> list[Event]:
+    """Apply one action in place; return the events it caused. Illegal: RuleError, no change."""
+    if state.phase is Phase.ENDED:
+        raise GameOver()
+    first_event = len(state.events)
+    rs = ruleset(state)
+    if isinstance(action, Deadline):
+        if action.step != state.step:
+            raise StaleAction()
+        day_over = _deadline(state, rs)
+    elif isinstance(action, NightAct):
+        rs.validate_night(state, action)
+        night.record(state, action, rs.night_slots(state, action.seat), lambda s: _end_night(s, rs))
+        day_over = False
+    elif state.phase is Phase.NIGHT and not isinstance(action, Foul):
+        raise RuleError(N_("It is night: only night actions now."))
+    elif rs.name == "uz":
+        if isinstance(action, Foul):
+            raise RuleError(N_("There are no fouls in this rule set."))
+        day_over = uz_day.apply(state, action)
+    else:
+        day_over = uk_day.apply(state, action)
+    state.log.append(action)
+    _settle(state, rs, day_over)
+    return state.events[first_event:]
+
+
+def _deadline(state: GameState, rs: RuleSet) -> bool:
+    if state.phase is Phase.NIGHT:
+        _end_night(state, rs)
+        return False
+    if rs.name == "uz":
+        return uz_day.deadline(state)
+    return uk_day.deadline(state)
+
+
+def _end_night(state: GameState, rs: RuleSet) -> None:
+    before = set(state.living())
+    rs.resolve_night(state)
+    night.clear_night(state)
+    if _won(state, rs):
+        return
+    night_dead = sorted(before - set(state.living()))
+    if rs.name == "uz":
+        uz_day.start_day(state)
+    else:
+        state.day += 1
+        uk_day.start_day(state, night_dead)
+
+
+def _won(state: GameState, rs: RuleSet) -> bool:
+    if state.phase is Phase.ENDED:
+        return True
+    winner = rs.winner(state)
+    if winner is None:
+        return False
+    end_game(state, winner)
+    return True
+
+
+def _settle(state: GameState, rs: RuleSet, day_over: bool) -> None:
+    """After a day action: the win check, then (when the day is over) the next night."""
+    if state.phase is Phase.ENDED:
+        return
+    deferring = state.phase is Phase.KAMIKAZE and bool(state.options.get("kamikaze_pick_before_win_check"))
+    if not deferring and _won(state, rs):
+        return
+    if day_over:
+        if rs.name == "uz":
+            state.day += 1
+        if state.day > int(state.options["day_limit"]):
+            end_game(state, "draw")
+            return
+        night.clear_night(state)
+        set_phase(state, Phase.NIGHT)
+
+
+def replay(rules: str, players: int, seed: int, options: Mapping[str, object] | None,
+           actions: Iterable[Action], roles: Sequence[str] | None = None) -> GameState:
+    """The state a log leads to: the definition of a game."""
+    state = new_game(rules, players, seed, options, roles)
+    for action in actions:
+        apply(state, action)
+    return state
+
+
+def applied(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
+    """The pure form of ``apply``: a new state, the old one untouched."""
+    new = copy.deepcopy(state)
+    return new, apply(new, action)
+
+
+def step_seconds(state: GameState) -> int:
+    """How long the current step lasts, from the room's timer options."""
+    opts = state.options
+    phase = state.phase
+    if phase is Phase.NIGHT:
+        return int(opts["night_seconds"])
+    if phase is Phase.DISCUSSION:
+        return int(opts["discussion_seconds"])
+    if phase in (Phase.VOTE, Phase.ELIMINATE_ALL):
+        return int(opts["vote_seconds"])
+    if phase is Phase.KAMIKAZE:
+        return int(opts["kamikaze_seconds"])
+    if phase is Phase.LAST_WORDS:
+        return int(opts["last_words_seconds"])
+    base = int(opts["speech_seconds"] if phase is Phase.SPEECHES else opts["defence_seconds"])
+    if state.fouls.get(state.speaker, 0.0) >= 2:
+        base = max(5, base - 10)
+    return base if phase is not Phase.ENDED else 0
+
+
+__all__ = ["apply", "applied", "new_game", "replay", "step_seconds", "KamikazePick"]

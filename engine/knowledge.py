@@ -1,0 +1,77 @@
+"""Who may know what: the roles a seat knows and the events a viewer may read.
+
+This is the one place secrecy is decided; ``engine.view`` only assembles what it allows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from engine.common import in_mafia_team
+from engine.roles import Role
+from engine.state import Event, GameState, Phase
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    kind: Literal["seat", "moderator", "spectator"]
+    seat: int = 0
+
+    @staticmethod
+    def of_seat(seat: int) -> Viewer:
+        return Viewer("seat", seat)
+
+
+MODERATOR = Viewer("moderator")
+SPECTATOR = Viewer("spectator")
+
+
+def sees_everything(state: GameState, viewer: Viewer) -> bool:
+    if viewer.kind == "moderator" or state.phase is Phase.ENDED:
+        return True
+    return (viewer.kind == "seat" and bool(state.options.get("dead_see_roles"))
+            and 1 <= viewer.seat <= state.n and not state.alive[viewer.seat - 1])
+
+
+def revealed_roles(state: GameState) -> dict[int, str]:
+    """Roles announced to everyone (deaths where the rule set reveals roles)."""
+    return {int(e.params["seat"]): str(e.params["role"]) for e in state.events
+            if e.audience is None and e.type == "death" and "role" in e.params}
+
+
+def known_roles(state: GameState, viewer: Viewer) -> dict[int, str]:
+    """Seat -> role id for every role this viewer may know right now."""
+    if sees_everything(state, viewer):
+        return {s: str(r) for s, r in enumerate(state.roles, 1)}
+    known = revealed_roles(state)
+    if viewer.kind != "seat" or not 1 <= viewer.seat <= state.n:
+        return known
+    me = viewer.seat
+    known[me] = str(state.role(me))
+    if in_mafia_team(state, me):
+        for s in range(1, state.n + 1):
+            if in_mafia_team(state, s):
+                known[s] = str(state.role(s))
+    if state.rules == "uz" and state.options.get("commissar_knows_sergeant"):
+        law = (Role.COMMISSAR, Role.SERGEANT)
+        if state.role(me) in law:
+            for s in range(1, state.n + 1):
+                if state.role(s) in law:
+                    known[s] = str(state.role(s))
+    return known
+
+
+def may_read(state: GameState, viewer: Viewer, event: Event) -> bool:
+    if event.audience is None or sees_everything(state, viewer):
+        return True
+    return viewer.kind == "seat" and viewer.seat in event.audience
+
+
+def visible_events(state: GameState, viewer: Viewer) -> list[Event]:
+    if sees_everything(state, viewer):
+        return list(state.events)
+    if viewer.kind == "seat":
+        seat = viewer.seat
+        return [e for e in state.events if e.audience is None or seat in e.audience]
+    return [e for e in state.events if e.audience is None]

@@ -1,0 +1,106 @@
+"""The game state: everything replay() rebuilds from (rules, options, seed, seating, log).
+
+The state is mutated in place by ``engine.game.apply`` only after the action has been fully
+validated, so a rejected action leaves it exactly as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from engine.actions import Action, NightAct
+from engine.options import OptionValue
+from engine.roles import Role
+
+
+class Phase(StrEnum):
+    NIGHT = "night"
+    DISCUSSION = "discussion"  # uz
+    VOTE = "vote"
+    KAMIKAZE = "kamikaze"  # uz: the voted-out kamikaze picks a voter
+    LAST_WORDS = "last_words"  # uk
+    SPEECHES = "speeches"  # uk
+    DEFENCE = "defence"  # uk, and the tied nominees' speeches before a re-vote
+    ELIMINATE_ALL = "eliminate_all"  # uk, after a second tie
+    ENDED = "ended"
+
+
+PUBLIC: frozenset[int] | None = None
+"""Audience of an event everyone may see. Otherwise an audience is a set of seats; the
+moderator sees everything, and after the game ends everyone does."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    type: str
+    params: dict[str, Any]
+    audience: frozenset[int] | None
+    day: int
+    phase: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"type": self.type, **self.params}
+
+
+@dataclass(slots=True)
+class GameState:
+    rules: str
+    options: dict[str, OptionValue]
+    seed: int
+    roles: list[Role]  # index seat-1; current roles (turns and promotions applied)
+    dealt: list[Role]
+    alive: list[bool]
+    rng_state: tuple[Any, ...]
+    phase: Phase = Phase.NIGHT
+    day: int = 1  # the night or day number
+    step: int = 0  # bumps on every change of phase or speaker; a Deadline names the step it ends
+    winner: str | None = None
+    log: list[Action] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    # night
+    night_acts: dict[int, list[NightAct]] = field(default_factory=dict)
+    night_done: set[int] = field(default_factory=set)
+    self_heals: int = 0
+    note_used: bool = False
+    choices: list[dict[str, Any]] = field(default_factory=list)  # every night's real choices, for the timeline
+    picks: dict[tuple[int, str], list[int]] = field(default_factory=dict)  # (seat, act) -> target per night (0 = none)
+    # day
+    ready: set[int] = field(default_factory=set)
+    votes: dict[int, int | None] = field(default_factory=dict)
+    candidates: list[int] = field(default_factory=list)
+    vote_round: int = 0
+    eliminated_by_vote: int = 0  # uz kamikaze pick: the eliminated kamikaze
+    voters_against: list[int] = field(default_factory=list)
+    queue: list[int] = field(default_factory=list)  # uk: speakers still to speak in this phase
+    speaker: int = 0  # uk: the seat speaking now (0 = nobody)
+    nominations: list[tuple[int, int]] = field(default_factory=list)
+    after_last_words: Phase = Phase.SPEECHES
+    yes_votes: dict[int, bool] = field(default_factory=dict)
+    # fouls (uk)
+    fouls: dict[int, float] = field(default_factory=dict)
+    loses_speech: set[int] = field(default_factory=set)
+    penalty_vote: set[int] = field(default_factory=set)
+    speech_offset: int = 0  # uk: where today's speeches start
+
+    @property
+    def n(self) -> int:
+        return len(self.roles)
+
+    def is_alive(self, seat: int) -> bool:
+        return 1 <= seat <= len(self.alive) and self.alive[seat - 1]
+
+    def role(self, seat: int) -> Role:
+        return self.roles[seat - 1]
+
+    def living(self) -> list[int]:
+        return [i + 1 for i, a in enumerate(self.alive) if a]
+
+    def living_with(self, role: Role) -> list[int]:
+        return [i + 1 for i, (r, a) in enumerate(zip(self.roles, self.alive, strict=True)) if a and r is role]
+
+    def emit(self, type_: str, audience: frozenset[int] | None, **params: Any) -> Event:
+        event = Event(type_, params, audience, self.day, str(self.phase))
+        self.events.append(event)
+        return event

@@ -1,0 +1,187 @@
+"""``view(state, viewer)``: the only way out of the engine to a screen.
+
+Everything a phone, the moderator's panel or the results screen shows comes from here, and
+nothing else: a role or a private result that the viewer may not know never enters the dict.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.actions import Act
+from engine.common import acting_don, in_mafia_team
+from engine.game import ruleset, step_seconds
+from engine.knowledge import Viewer, known_roles, visible_events
+from engine.night import chosen, free_slots
+from engine.roles import team_of
+from engine.state import GameState, Phase
+
+_DAY_CHAT_PHASES = frozenset(set(Phase) - {Phase.NIGHT, Phase.ENDED})
+
+
+def public_view(state: GameState) -> dict[str, Any]:
+    """What every viewer sees alike (no roles, no private results)."""
+    return {
+        "rules": state.rules,
+        "phase": str(state.phase),
+        "day": state.day,
+        "step": state.step,
+        "seconds": step_seconds(state),
+        "winner": state.winner,
+        "alive": state.living(),
+        "fouls": {str(s): f for s, f in sorted(state.fouls.items())},
+        "speaker": state.speaker,
+        "queue": list(state.queue),
+        "nominations": [list(n) for n in state.nominations],
+        "candidates": list(state.candidates) if state.phase in (Phase.VOTE, Phase.ELIMINATE_ALL) else [],
+        "vote_round": state.vote_round,
+        "votes": {str(v): t for v, t in sorted(state.votes.items())} if state.phase is Phase.VOTE else {},
+        "yes_votes": {str(v): y for v, y in sorted(state.yes_votes.items())}
+        if state.phase is Phase.ELIMINATE_ALL else {},
+        "ready": sorted(state.ready) if state.phase is Phase.DISCUSSION else [],
+        "kamikaze": {"seat": state.eliminated_by_vote, "voters": list(state.voters_against)}
+        if state.phase is Phase.KAMIKAZE else None,
+        "waiting": len(state.living()) - len(state.night_done) if state.phase is Phase.NIGHT else 0,
+    }
+
+
+def view(state: GameState, viewer: Viewer, public: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The projection of ``state`` for one viewer. ``public`` may be shared across viewers of one state."""
+    result = dict(public if public is not None else public_view(state))
+    roles = known_roles(state, viewer)
+    result["roles"] = {str(s): r for s, r in sorted(roles.items())}
+    result["teams"] = {str(s): str(team_of(state.rules, state.roles[s - 1])) for s in sorted(roles)}
+    result["events"] = [e.as_dict() for e in visible_events(state, viewer)]
+    result["viewer"] = {"kind": viewer.kind, "seat": viewer.seat}
+    seat = viewer.seat if viewer.kind == "seat" and 1 <= viewer.seat <= state.n else 0
+    result["me"] = _me(state, seat) if seat else None
+    result["actions"] = legal_actions(state, viewer)
+    result["chat"] = chat_channels(state, viewer)
+    result["team_night"] = _team_night(state, seat) if seat else None
+    result["timeline"] = timeline(state) if state.phase is Phase.ENDED else None
+    return result
+
+
+def _me(state: GameState, seat: int) -> dict[str, Any]:
+    mine = [{"act": a.act, "target": a.target, "note": a.note} for a in state.night_acts.get(seat, ())]
+    return {
+        "seat": seat,
+        "role": str(state.role(seat)),
+        "alive": state.alive[seat - 1],
+        "night_choices": mine if state.phase is Phase.NIGHT else [],
+        "done": _done(state, seat),
+        "note_used": state.note_used if state.role(seat) == "commissar" and state.rules == "uk" else None,
+    }
+
+
+def _done(state: GameState, seat: int) -> bool:
+    phase = state.phase
+    if phase is Phase.NIGHT:
+        return seat in state.night_done
+    if phase is Phase.VOTE:
+        return seat in state.votes
+    if phase is Phase.ELIMINATE_ALL:
+        return seat in state.yes_votes
+    if phase is Phase.DISCUSSION:
+        return seat in state.ready
+    return False
+
+
+def _team_night(state: GameState, seat: int) -> dict[str, Any] | None:
+    """The mafia's night: who chooses the kill, the suggestions, the choice (team members only)."""
+    if state.phase is not Phase.NIGHT or not in_mafia_team(state, seat) or not state.alive[seat - 1]:
+        return None
+    don = acting_don(state)
+    suggestions = {}
+    for member in state.living():
+        if in_mafia_team(state, member):
+            action = chosen(state, member, Act.SUGGEST)
+            if action is not None:
+                suggestions[str(member)] = action.target
+    kill = chosen(state, don, Act.KILL)
+    return {"acting_don": don, "suggestions": suggestions, "kill": kill.target if kill else None}
+
+
+def legal_actions(state: GameState, viewer: Viewer) -> list[dict[str, Any]]:
+    """What this viewer can do now, with every legal target; empty when nothing."""
+    phase = state.phase
+    if phase is Phase.ENDED:
+        return []
+    if viewer.kind == "moderator":
+        if state.rules == "uk":
+            return [{"type": "foul", "targets": state.living(), "amounts": [0.5, 1]}]
+        return []
+    seat = viewer.seat
+    if viewer.kind != "seat" or not 1 <= seat <= state.n:
+        return []
+    alive = state.alive[seat - 1]
+    if phase is Phase.LAST_WORDS:
+        return [{"type": "end_speech"}] if state.speaker == seat else []
+    if not alive:
+        if phase is Phase.KAMIKAZE and state.eliminated_by_vote == seat:
+            return [{"type": "kamikaze_pick", "targets": [v for v in state.voters_against if state.is_alive(v)],
+                     "none": True}]
+        return []
+    if phase is Phase.NIGHT:
+        return _night_actions(state, seat)
+    if phase is Phase.DISCUSSION:
+        return [] if seat in state.ready else [{"type": "ready"}]
+    if phase is Phase.VOTE:
+        if seat in state.votes:
+            return []
+        if state.rules == "uz":
+            return [{"type": "vote", "targets": [s for s in state.living() if s != seat], "none": True}]
+        return [{"type": "vote", "targets": [c for c in state.candidates if c != seat], "none": False}]
+    if phase is Phase.ELIMINATE_ALL:
+        return [] if seat in state.yes_votes else [{"type": "eliminate_all", "candidates": list(state.candidates)}]
+    if phase in (Phase.SPEECHES, Phase.DEFENCE) and state.speaker == seat:
+        actions: list[dict[str, Any]] = []
+        if phase is Phase.SPEECHES and not any(by == seat for by, _ in state.nominations):
+            taken = {nominee for _, nominee in state.nominations}
+            actions.append({"type": "nominate",
+                            "targets": [s for s in state.living() if s != seat and s not in taken]})
+        actions.append({"type": "end_speech"})
+        return actions
+    return []
+
+
+def _night_actions(state: GameState, seat: int) -> list[dict[str, Any]]:
+    if seat in state.night_done:
+        return []
+    rs = ruleset(state)
+    result: list[dict[str, Any]] = []
+    for slot in free_slots(state, seat, rs.night_slots(state, seat)):
+        for act in sorted(slot):
+            entry: dict[str, Any] = {"type": "night_act", "act": str(act), "targets": rs.night_targets(state, seat, act)}
+            if act == Act.CHECK and state.rules == "uk":
+                entry["note"] = not state.note_used
+            result.append(entry)
+    result.append({"type": "night_act", "act": str(Act.PASS), "targets": []})
+    return result
+
+
+def chat_channels(state: GameState, viewer: Viewer) -> dict[str, list[str]]:
+    """Which chats this viewer may read and write now: room (day), mafia (night), dead."""
+    if state.phase is Phase.ENDED:
+        return {"read": ["room", "mafia", "dead"], "write": ["room"] if viewer.kind == "seat" else []}
+    if viewer.kind == "moderator":
+        return {"read": ["room", "mafia", "dead"], "write": ["room"]}
+    if viewer.kind != "seat" or not 1 <= viewer.seat <= state.n:
+        return {"read": ["room"], "write": []}
+    seat = viewer.seat
+    if not state.alive[seat - 1]:
+        return {"read": ["room", "dead"], "write": ["dead"]}
+    read, write = ["room"], []
+    if state.phase in _DAY_CHAT_PHASES:
+        write.append("room")
+    if in_mafia_team(state, seat):
+        read.append("mafia")
+        if state.phase is Phase.NIGHT:
+            write.append("mafia")
+    return {"read": read, "write": write}
+
+
+def timeline(state: GameState) -> list[dict[str, Any]]:
+    """Night by night, who did what, then what happened (shown when the game ends)."""
+    events = [{"day": e.day, "phase": e.phase, **e.as_dict()} for e in state.events if e.type != "game_over"]
+    return sorted(state.choices + events, key=lambda item: (int(item["day"]), 0 if item["phase"] == "night" else 1))
