@@ -1,0 +1,127 @@
+"""Tortoise ORM models: what a room and its games leave on disk.
+
+The live game lives in memory (the engine's state); the database keeps enough to rebuild it after a
+restart: the room, its seats, each game's seed and seating, and the ordered log of accepted actions.
+Replaying the log through the engine gives the same state again.
+
+Seat tokens are bearer secrets kept in the players' browsers. Only their SHA-256 is stored here.
+Changing a model means a new migration: `tortoise makemigrations` (see docs/DATABASE.md).
+Field descriptions become SQL comments: keep ';' out of them (Tortoise's migration runner splits on it).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from tortoise import fields
+from tortoise.models import Model
+
+
+class RoomStatus(StrEnum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+class Room(Model):
+    id = fields.IntField(primary_key=True)
+    code = fields.CharField(max_length=12, unique=True, description="Short code people type or scan to join")
+    created_at = fields.DatetimeField(auto_now_add=True)
+    rules = fields.CharField(max_length=8, description="Rule set id: 'uz' or 'uk'")
+    options: fields.JSONField[dict[str, Any]] = fields.JSONField(default=dict)
+    timers: fields.JSONField[dict[str, Any]] = fields.JSONField(default=dict, description="Phase name -> seconds")
+    language = fields.CharField(max_length=16, default="en")
+    status = fields.CharEnumField(RoomStatus, max_length=16, default=RoomStatus.LOBBY)
+    host_token_hash = fields.CharField(max_length=64, null=True, description="SHA-256 of the host seat's token")
+    moderated = fields.BooleanField(default=False, description="A human moderator runs the table")
+    version = fields.IntField(default=0, description="Bumped on every change to the room or its seats")
+
+    seats: fields.ReverseRelation[Seat]
+    games: fields.ReverseRelation[Game]
+    chat_messages: fields.ReverseRelation[ChatMessage]
+
+    class Meta:
+        table = "room"
+        indexes = (("status",),)
+
+
+class Seat(Model):
+    id = fields.IntField(primary_key=True)
+    room: fields.ForeignKeyRelation[Room] = fields.ForeignKeyField(
+        "models.Room", related_name="seats", on_delete=fields.CASCADE
+    )
+    room_id: int
+    token_hash = fields.CharField(max_length=64, unique=True, description="SHA-256 hex of the seat token")
+    name = fields.CharField(max_length=64)
+    position = fields.IntField(description="Place at the table, 0-based")
+    is_moderator = fields.BooleanField(default=False)
+    joined_at = fields.DatetimeField(auto_now_add=True)
+    left = fields.BooleanField(default=False, description="Left or removed, kept so old games still name it")
+
+    class Meta:
+        table = "seat"
+        indexes = (("room_id", "position"),)
+
+
+class Game(Model):
+    id = fields.IntField(primary_key=True)
+    room: fields.ForeignKeyRelation[Room] = fields.ForeignKeyField(
+        "models.Room", related_name="games", on_delete=fields.CASCADE
+    )
+    room_id: int
+    number = fields.IntField(description="1 for the room's first game, then 2, ...")
+    rules = fields.CharField(max_length=8)
+    options: fields.JSONField[dict[str, Any]] = fields.JSONField(default=dict)
+    seed = fields.BigIntField(description="Seed of the engine's RNG, 0 <= seed < 2**63")
+    seating: fields.JSONField[list[dict[str, Any]]] = fields.JSONField(
+        description="[{'seat_id': int, 'name': str}, ...] in seat order"
+    )
+    started_at = fields.DatetimeField(auto_now_add=True)
+    finished_at = fields.DatetimeField(null=True)
+    winner = fields.CharField(max_length=32, null=True)
+    deadline_at = fields.FloatField(null=True, description="Epoch seconds when the running phase ends")
+    paused_remaining = fields.FloatField(null=True, description="Seconds left while the clock is paused")
+    step = fields.IntField(default=0, description="Number of actions recorded in the log")
+
+    actions: fields.ReverseRelation[ActionRecord]
+    chat_messages: fields.ReverseRelation[ChatMessage]
+
+    class Meta:
+        table = "game"
+        unique_together = (("room", "number"),)
+
+
+class ActionRecord(Model):
+    id = fields.IntField(primary_key=True)
+    game: fields.ForeignKeyRelation[Game] = fields.ForeignKeyField(
+        "models.Game", related_name="actions", on_delete=fields.CASCADE
+    )
+    game_id: int
+    index = fields.IntField(description="0-based position in the game's action log")
+    payload: fields.JSONField[dict[str, Any]] = fields.JSONField()
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "action_record"
+        unique_together = (("game", "index"),)
+
+
+class ChatMessage(Model):
+    id = fields.IntField(primary_key=True)
+    room: fields.ForeignKeyRelation[Room] = fields.ForeignKeyField(
+        "models.Room", related_name="chat_messages", on_delete=fields.CASCADE
+    )
+    room_id: int
+    game: fields.ForeignKeyNullableRelation[Game] = fields.ForeignKeyField(
+        "models.Game", related_name="chat_messages", null=True, on_delete=fields.CASCADE
+    )
+    game_id: int | None
+    channel = fields.CharField(max_length=32, description="e.g. 'lobby', 'day', 'mafia', 'dead'")
+    seat_position = fields.IntField()
+    text = fields.TextField()
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "chat_message"
+        indexes = (("room_id", "channel"),)

@@ -1,0 +1,465 @@
+"""The room layer's persistence: small async functions over the ORM, returning plain records.
+
+Nothing here knows about NiceGUI or the rules. Records are frozen dataclasses, so callers never hold a
+live ORM object (no lazy loading, no accidental save). The database must be open (see ``webgame.db``).
+
+The action log is the source of truth for a game: ``append_action`` accepts index ``n`` only when the
+game already has exactly ``n`` actions (0-based, no gaps, no duplicates), as one compare-and-set on
+``Game.step`` plus an insert in one transaction, so replaying ``load_actions`` rebuilds the game exactly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from tortoise import timezone
+from tortoise.exceptions import IntegrityError
+from tortoise.expressions import F
+from tortoise.transactions import in_transaction
+
+from webgame.models import ActionRecord, ChatMessage, Game, Room, RoomStatus, Seat
+
+__all__ = [
+    "ActionIndexConflict",
+    "ChatRecord",
+    "GameNotFound",
+    "GameRecord",
+    "RoomCodeTaken",
+    "RoomNotFound",
+    "RoomRecord",
+    "RoomStatus",
+    "SeatRecord",
+    "SeatTokenTaken",
+    "StoreError",
+    "add_seat",
+    "append_action",
+    "append_chat",
+    "create_room",
+    "finish_game",
+    "get_game",
+    "get_room",
+    "get_room_by_code",
+    "get_seat_by_token",
+    "hash_token",
+    "latest_game",
+    "leave_seat",
+    "list_active_rooms",
+    "list_chat",
+    "list_seats",
+    "load_actions",
+    "new_room_code",
+    "new_seat_token",
+    "normalize_code",
+    "set_deadline",
+    "set_room_status",
+    "start_game",
+]
+
+# Room codes are read aloud and typed on phones: no 0/O, 1/I. 32**5 is about 33 million codes.
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 5
+_CODE_ATTEMPTS = 20
+
+
+# ---------------------------------------------------------------- errors
+
+
+class StoreError(Exception):
+    """Base of the errors this module raises on purpose."""
+
+
+class RoomNotFound(StoreError, LookupError):
+    pass
+
+
+class GameNotFound(StoreError, LookupError):
+    pass
+
+
+class RoomCodeTaken(StoreError):
+    pass
+
+
+class SeatTokenTaken(StoreError):
+    pass
+
+
+class ActionIndexConflict(StoreError):
+    """The index is already in the log (a duplicate) or would leave a gap; nothing was written."""
+
+    def __init__(self, game_id: int, index: int, expected: int) -> None:
+        super().__init__(f"game {game_id}: action index {index} refused, the next index is {expected}")
+        self.game_id = game_id
+        self.index = index
+        self.expected = expected
+
+
+# ---------------------------------------------------------------- records
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoomRecord:
+    id: int
+    code: str
+    created_at: datetime
+    rules: str
+    options: dict[str, Any]
+    timers: dict[str, Any]
+    language: str
+    status: RoomStatus
+    host_token_hash: str | None
+    moderated: bool
+    version: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatRecord:
+    id: int
+    room_id: int
+    token_hash: str
+    name: str
+    position: int
+    is_moderator: bool
+    joined_at: datetime
+    left: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameRecord:
+    id: int
+    room_id: int
+    number: int
+    rules: str
+    options: dict[str, Any]
+    seed: int
+    seating: list[dict[str, Any]]
+    started_at: datetime
+    finished_at: datetime | None
+    winner: str | None
+    deadline_at: float | None
+    paused_remaining: float | None
+    step: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChatRecord:
+    id: int
+    room_id: int
+    game_id: int | None
+    channel: str
+    seat_position: int
+    text: str
+    created_at: datetime
+
+
+def _room_record(room: Room) -> RoomRecord:
+    return RoomRecord(
+        id=room.id,
+        code=room.code,
+        created_at=room.created_at,
+        rules=room.rules,
+        options=dict(room.options),
+        timers=dict(room.timers),
+        language=room.language,
+        status=RoomStatus(room.status),
+        host_token_hash=room.host_token_hash,
+        moderated=room.moderated,
+        version=room.version,
+    )
+
+
+def _seat_record(seat: Seat) -> SeatRecord:
+    return SeatRecord(
+        id=seat.id,
+        room_id=seat.room_id,
+        token_hash=seat.token_hash,
+        name=seat.name,
+        position=seat.position,
+        is_moderator=seat.is_moderator,
+        joined_at=seat.joined_at,
+        left=seat.left,
+    )
+
+
+def _game_record(game: Game) -> GameRecord:
+    return GameRecord(
+        id=game.id,
+        room_id=game.room_id,
+        number=game.number,
+        rules=game.rules,
+        options=dict(game.options),
+        seed=game.seed,
+        seating=list(game.seating),
+        started_at=game.started_at,
+        finished_at=game.finished_at,
+        winner=game.winner,
+        deadline_at=game.deadline_at,
+        paused_remaining=game.paused_remaining,
+        step=game.step,
+    )
+
+
+def _chat_record(message: ChatMessage) -> ChatRecord:
+    return ChatRecord(
+        id=message.id,
+        room_id=message.room_id,
+        game_id=message.game_id,
+        channel=message.channel,
+        seat_position=message.seat_position,
+        text=message.text,
+        created_at=message.created_at,
+    )
+
+
+# ---------------------------------------------------------------- tokens and codes
+
+
+def new_seat_token() -> str:
+    """A fresh seat token (192 random bits, URL-safe). Give it to the browser; store only its hash."""
+    return secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    """SHA-256 hex of a seat token: what the database keeps instead of the token."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_room_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalize_code(code: str) -> str:
+    """What people type (any case, stray spaces) to the stored form."""
+    return "".join(code.split()).upper()
+
+
+# ---------------------------------------------------------------- rooms
+
+
+async def create_room(
+    *,
+    rules: str,
+    language: str = "en",
+    options: Mapping[str, Any] | None = None,
+    timers: Mapping[str, Any] | None = None,
+    moderated: bool = False,
+    code: str | None = None,
+) -> RoomRecord:
+    """Create a room in the lobby with a fresh unique code (or ``code``: raises RoomCodeTaken if used)."""
+    attempts = 1 if code is not None else _CODE_ATTEMPTS
+    for _ in range(attempts):
+        candidate = normalize_code(code) if code is not None else new_room_code()
+        try:
+            room = await Room.create(
+                code=candidate,
+                rules=rules,
+                language=language,
+                options=dict(options or {}),
+                timers=dict(timers or {}),
+                moderated=moderated,
+            )
+        except IntegrityError:
+            continue
+        return _room_record(room)
+    raise RoomCodeTaken(code if code is not None else f"no free code after {attempts} attempts")
+
+
+async def get_room(room_id: int) -> RoomRecord:
+    room = await Room.get_or_none(id=room_id)
+    if room is None:
+        raise RoomNotFound(room_id)
+    return _room_record(room)
+
+
+async def get_room_by_code(code: str) -> RoomRecord | None:
+    room = await Room.get_or_none(code=normalize_code(code))
+    return _room_record(room) if room is not None else None
+
+
+async def set_room_status(room_id: int, status: RoomStatus) -> None:
+    updated = await Room.filter(id=room_id).update(status=status, version=F("version") + 1)
+    if not updated:
+        raise RoomNotFound(room_id)
+
+
+async def list_active_rooms() -> list[RoomRecord]:
+    """Rooms in the lobby or playing, oldest first: what to bring back after a restart."""
+    rooms = await Room.filter(status__in=[RoomStatus.LOBBY, RoomStatus.PLAYING]).order_by("id")
+    return [_room_record(room) for room in rooms]
+
+
+# ---------------------------------------------------------------- seats
+
+
+async def add_seat(
+    room_id: int,
+    *,
+    token: str,
+    name: str,
+    position: int | None = None,
+    is_moderator: bool = False,
+    is_host: bool = False,
+) -> SeatRecord:
+    """Seat a person. ``position`` defaults to one after the last seat still at the table."""
+    token_hash = hash_token(token)
+    async with in_transaction() as connection:
+        if not await Room.filter(id=room_id).using_db(connection).exists():
+            raise RoomNotFound(room_id)
+        if position is None:
+            last = await Seat.filter(room_id=room_id, left=False).using_db(connection).order_by("-position").first()
+            position = last.position + 1 if last is not None else 0
+        try:
+            seat = await Seat.create(
+                room_id=room_id,
+                token_hash=token_hash,
+                name=name,
+                position=position,
+                is_moderator=is_moderator,
+                using_db=connection,
+            )
+        except IntegrityError as error:
+            raise SeatTokenTaken(room_id) from error
+        changes: dict[str, Any] = {"version": F("version") + 1}
+        if is_host:
+            changes["host_token_hash"] = token_hash
+        await Room.filter(id=room_id).using_db(connection).update(**changes)
+    return _seat_record(seat)
+
+
+async def get_seat_by_token(token: str) -> SeatRecord | None:
+    seat = await Seat.get_or_none(token_hash=hash_token(token))
+    return _seat_record(seat) if seat is not None else None
+
+
+async def list_seats(room_id: int, *, include_left: bool = False) -> list[SeatRecord]:
+    query = Seat.filter(room_id=room_id)
+    if not include_left:
+        query = query.filter(left=False)
+    return [_seat_record(seat) for seat in await query.order_by("position", "id")]
+
+
+async def leave_seat(seat_id: int) -> None:
+    """Mark a seat as left (or removed by the host). The row stays: finished games still name it."""
+    async with in_transaction() as connection:
+        seat = await Seat.get_or_none(id=seat_id, using_db=connection)
+        if seat is None:
+            return
+        await Seat.filter(id=seat_id).using_db(connection).update(left=True)
+        await Room.filter(id=seat.room_id).using_db(connection).update(version=F("version") + 1)
+
+
+# ---------------------------------------------------------------- games
+
+
+async def start_game(
+    room_id: int,
+    *,
+    rules: str,
+    seed: int,
+    seating: Sequence[Mapping[str, Any]],
+    options: Mapping[str, Any] | None = None,
+) -> GameRecord:
+    """Record a new game (numbered after the room's last one) and put the room in ``playing``."""
+    async with in_transaction() as connection:
+        if not await Room.filter(id=room_id).using_db(connection).exists():
+            raise RoomNotFound(room_id)
+        last = await Game.filter(room_id=room_id).using_db(connection).order_by("-number").first()
+        game = await Game.create(
+            room_id=room_id,
+            number=last.number + 1 if last is not None else 1,
+            rules=rules,
+            options=dict(options or {}),
+            seed=seed,
+            seating=[dict(entry) for entry in seating],
+            using_db=connection,
+        )
+        await Room.filter(id=room_id).using_db(connection).update(status=RoomStatus.PLAYING, version=F("version") + 1)
+    return _game_record(game)
+
+
+async def get_game(game_id: int) -> GameRecord:
+    game = await Game.get_or_none(id=game_id)
+    if game is None:
+        raise GameNotFound(game_id)
+    return _game_record(game)
+
+
+async def latest_game(room_id: int) -> GameRecord | None:
+    """The room's most recent game, finished or not."""
+    game = await Game.filter(room_id=room_id).order_by("-number").first()
+    return _game_record(game) if game is not None else None
+
+
+async def append_action(game_id: int, index: int, payload: Mapping[str, Any]) -> None:
+    """Append one accepted action at ``index`` (0-based). Raises ActionIndexConflict unless ``index`` is
+    exactly the number of actions already stored; then nothing is written."""
+    async with in_transaction() as connection:
+        # Compare-and-set: on PostgreSQL a concurrent writer waits on the row and then matches nothing.
+        claimed = await Game.filter(id=game_id, step=index).using_db(connection).update(step=index + 1)
+        if not claimed:
+            game = await Game.get_or_none(id=game_id, using_db=connection)
+            if game is None:
+                raise GameNotFound(game_id)
+            raise ActionIndexConflict(game_id, index, game.step)
+        try:
+            await ActionRecord.create(game_id=game_id, index=index, payload=dict(payload), using_db=connection)
+        except IntegrityError as error:  # only if someone wrote the log without going through here
+            raise ActionIndexConflict(game_id, index, index + 1) from error
+
+
+async def load_actions(game_id: int) -> list[dict[str, Any]]:
+    """The game's action payloads in log order (list position == action index)."""
+    records = await ActionRecord.filter(game_id=game_id).order_by("index")
+    return [record.payload for record in records]
+
+
+async def set_deadline(game_id: int, *, deadline_at: float | None, paused_remaining: float | None = None) -> None:
+    """Save the running phase's clock: an epoch deadline, or (paused) the seconds that were left."""
+    updated = await Game.filter(id=game_id).update(deadline_at=deadline_at, paused_remaining=paused_remaining)
+    if not updated:
+        raise GameNotFound(game_id)
+
+
+async def finish_game(game_id: int, *, winner: str | None, room_status: RoomStatus = RoomStatus.FINISHED) -> GameRecord:
+    """Close a game (``winner`` None: abandoned) and set the room's status (``LOBBY`` to play again)."""
+    async with in_transaction() as connection:
+        game = await Game.get_or_none(id=game_id, using_db=connection)
+        if game is None:
+            raise GameNotFound(game_id)
+        game.finished_at = timezone.now()
+        game.winner = winner
+        game.deadline_at = None
+        game.paused_remaining = None
+        await game.save(using_db=connection, update_fields=["finished_at", "winner", "deadline_at", "paused_remaining"])
+        await Room.filter(id=game.room_id).using_db(connection).update(status=room_status, version=F("version") + 1)
+    return _game_record(game)
+
+
+# ---------------------------------------------------------------- chat
+
+
+async def append_chat(
+    room_id: int, *, channel: str, seat_position: int, text: str, game_id: int | None = None
+) -> ChatRecord:
+    message = await ChatMessage.create(
+        room_id=room_id, game_id=game_id, channel=channel, seat_position=seat_position, text=text
+    )
+    return _chat_record(message)
+
+
+async def list_chat(
+    room_id: int, *, channel: str | None = None, game_id: int | None = None, limit: int = 200
+) -> list[ChatRecord]:
+    """The last ``limit`` messages of a room (optionally one channel, one game), oldest first."""
+    query = ChatMessage.filter(room_id=room_id)
+    if channel is not None:
+        query = query.filter(channel=channel)
+    if game_id is not None:
+        query = query.filter(game_id=game_id)
+    newest_first = await query.order_by("-id").limit(limit)
+    return [_chat_record(message) for message in reversed(newest_first)]
