@@ -54,7 +54,13 @@ async def test_create_room_then_find_it_by_code(db: Path) -> None:
     assert len(room.code) == store.CODE_LENGTH
     assert set(room.code) <= set(store.CODE_ALPHABET)
     assert room.status is RoomStatus.LOBBY
-    assert (room.rules, room.language, room.timers, room.moderated, room.version) == ("uz", "uz", {"night": 20}, True, 0)
+    assert (room.rules, room.language, room.timers, room.moderated, room.version) == (
+        "uz",
+        "uz",
+        {"night": 20},
+        True,
+        0,
+    )
     typed = f"  {room.code[:2].lower()} {room.code[2:]} "
     assert await store.get_room_by_code(typed) == room
     assert await store.get_room_by_code("ZZZZZZ") is None
