@@ -57,7 +57,9 @@ __all__ = [
     "normalize_code",
     "set_deadline",
     "set_room_status",
+    "set_seat_positions",
     "start_game",
+    "update_room",
 ]
 
 # Room codes are read aloud and typed on phones: no 0/O, 1/I. 32**5 is about 33 million codes.
@@ -115,6 +117,8 @@ class RoomRecord:
     host_token_hash: str | None
     moderated: bool
     version: int
+    min_players: int | None = None
+    max_players: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -170,6 +174,8 @@ def _room_record(room: Room) -> RoomRecord:
         host_token_hash=room.host_token_hash,
         moderated=room.moderated,
         version=room.version,
+        min_players=room.min_players,
+        max_players=room.max_players,
     )
 
 
@@ -287,6 +293,41 @@ async def set_room_status(room_id: int, status: RoomStatus) -> None:
         raise RoomNotFound(room_id)
 
 
+_KEEP: Any = object()
+
+
+async def update_room(
+    room_id: int,
+    *,
+    rules: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    timers: Mapping[str, Any] | None = None,
+    moderated: bool | None = None,
+    host_token_hash: str | None = None,
+    min_players: int | None = _KEEP,
+    max_players: int | None = _KEEP,
+) -> RoomRecord:
+    """Change the lobby's settings (only the arguments given; ``min_players=None`` clears the limit)."""
+    changes: dict[str, Any] = {"version": F("version") + 1}
+    if rules is not None:
+        changes["rules"] = rules
+    if options is not None:
+        changes["options"] = dict(options)
+    if timers is not None:
+        changes["timers"] = dict(timers)
+    if moderated is not None:
+        changes["moderated"] = moderated
+    if host_token_hash is not None:
+        changes["host_token_hash"] = host_token_hash
+    if min_players is not _KEEP:
+        changes["min_players"] = min_players
+    if max_players is not _KEEP:
+        changes["max_players"] = max_players
+    if not await Room.filter(id=room_id).update(**changes):
+        raise RoomNotFound(room_id)
+    return await get_room(room_id)
+
+
 async def list_active_rooms() -> list[RoomRecord]:
     """Rooms in the lobby or playing, oldest first: what to bring back after a restart."""
     rooms = await Room.filter(status__in=[RoomStatus.LOBBY, RoomStatus.PLAYING]).order_by("id")
@@ -351,6 +392,14 @@ async def leave_seat(seat_id: int) -> None:
             return
         await Seat.filter(id=seat_id).using_db(connection).update(left=True)
         await Room.filter(id=seat.room_id).using_db(connection).update(version=F("version") + 1)
+
+
+async def set_seat_positions(room_id: int, positions: Mapping[int, int]) -> None:
+    """Reorder the table: seat id -> new 0-based position, for seats of this room."""
+    async with in_transaction() as connection:
+        for seat_id, position in positions.items():
+            await Seat.filter(id=seat_id, room_id=room_id).using_db(connection).update(position=position)
+        await Room.filter(id=room_id).using_db(connection).update(version=F("version") + 1)
 
 
 # ---------------------------------------------------------------- games

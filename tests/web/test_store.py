@@ -19,6 +19,9 @@ from webgame.db import apply_migrations, open_database, register_database, torto
 from webgame.models import Room, RoomStatus, Seat
 
 
+MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "webgame" / "migrations"
+
+
 def sqlite_config(path: Path) -> dict[str, Any]:
     return tortoise_config(f"sqlite://{path}")
 
@@ -232,12 +235,14 @@ async def test_migrations_apply_on_an_empty_file(db_path: Path) -> None:
     with sqlite3.connect(db_path) as connection:
         applied = [row[0] for row in connection.execute("SELECT name FROM tortoise_migrations")]
         journal_mode = connection.execute("PRAGMA journal_mode").fetchone()[0]
-    assert applied == ["0001_initial"]
+    committed = sorted(path.stem for path in MIGRATIONS_DIR.glob("[0-9]*.py"))
+    assert applied == committed
+    assert applied[0] == "0001_initial"
     assert journal_mode == "wal"
 
     await apply_migrations(config)  # a second run has nothing to do
     with sqlite3.connect(db_path) as connection:
-        assert connection.execute("SELECT count(*) FROM tortoise_migrations").fetchone()[0] == 1
+        assert connection.execute("SELECT count(*) FROM tortoise_migrations").fetchone()[0] == len(committed)
 
 
 async def test_the_models_match_the_committed_migrations(tmp_path: Path) -> None:
