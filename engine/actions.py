@@ -104,7 +104,7 @@ class Deadline:
 Action = NightAct | Vote | Ready | Nominate | EndSpeech | EliminateAll | KamikazePick | Foul | Deadline
 
 ACTION_TYPES: dict[str, type[Action]] = {
-    cls.kind: cls  # type: ignore[misc]
+    cls.kind: cls
     for cls in (NightAct, Vote, Ready, Nominate, EndSpeech, EliminateAll, KamikazePick, Foul, Deadline)
 }
 

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from engine.errors import IllegalTarget, NotYourTurn
 from engine.i18n import N_
-from engine.roles import Role, Team, team_of
+from engine.roles import ROLE_TABLES, Role, Team
 from engine.state import PUBLIC, GameState, Phase
 
 MAFIA_TEAMS = (Team.MAFIA, Team.BLACK)
+MAFIA_ROLES = frozenset(r for table in ROLE_TABLES.values() for r, info in table.items() if info.team in MAFIA_TEAMS)
 
 
 def in_mafia_team(state: GameState, seat: int) -> bool:
-    return team_of(state.rules, state.role(seat)) in MAFIA_TEAMS
+    """On the mafia (uz) or black (uk) team: by role, which a werewolf's turn changes."""
+    return state.roles[seat - 1] in MAFIA_ROLES
 
 
 def mafia_team(state: GameState, living_only: bool = True) -> frozenset[int]:

@@ -81,7 +81,7 @@ def apply(state: GameState, action: Action) -> list[Event]:
     else:
         day_over = uk_day.apply(state, action)
     state.log.append(action)
-    _settle(state, rs, day_over)
+    _settle(state, rs, day_over, first_event)
     return state.events[first_event:]
 
 
@@ -118,12 +118,14 @@ def _won(state: GameState, rs: RuleSet) -> bool:
     return True
 
 
-def _settle(state: GameState, rs: RuleSet, day_over: bool) -> None:
-    """After a day action: the win check, then (when the day is over) the next night."""
+def _settle(state: GameState, rs: RuleSet, day_over: bool, first_event: int) -> None:
+    """After an action: the win check if anyone died, then (when the day is over) the next night."""
     if state.phase is Phase.ENDED:
         return
-    deferring = state.phase is Phase.KAMIKAZE and bool(state.options.get("kamikaze_pick_before_win_check"))
-    if not deferring and _won(state, rs):
+    died = any(e.type == "death" for e in state.events[first_event:])
+    at_pick = state.phase is Phase.KAMIKAZE
+    waiting_for_pick = at_pick and not day_over and bool(state.options.get("kamikaze_pick_before_win_check"))
+    if (died or (day_over and at_pick)) and not waiting_for_pick and _won(state, rs):
         return
     if day_over:
         if rs.name == "uz":

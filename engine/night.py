@@ -48,7 +48,7 @@ def record(state: GameState, action: NightAct, slots: Slots, resolve: Callable[[
     state.night_acts.setdefault(action.seat, []).append(action)
     if action.act == Act.PASS or not free_slots(state, action.seat, slots):
         state.night_done.add(action.seat)
-    if all(seat in state.night_done for seat in state.living()):
+    if len(state.night_done) >= state.alive.count(True):
         resolve(state)
 
 

@@ -19,8 +19,8 @@ from engine.actions import (
     EndSpeech,
     Foul,
     KamikazePick,
-    Nominate,
     NightAct,
+    Nominate,
     Vote,
 )
 from engine.errors import RuleError
@@ -129,6 +129,11 @@ def _do(state: GameState, action: Action) -> None:
     apply(state, action)
 
 
+def _phase(state: GameState) -> Phase:
+    """The phase now (a call, so type narrowing does not outlive the actions in between)."""
+    return state.phase
+
+
 def _tick(state: GameState) -> None:
     _do(state, Deadline(state.step))
 
@@ -168,17 +173,17 @@ def _run_night(state: GameState, acts: list[Mapping[str, Any]]) -> None:
 
 
 def _run_uz_day(state: GameState, day: Mapping[str, Any]) -> None:
-    if state.phase is not Phase.DISCUSSION:
+    if _phase(state) is not Phase.DISCUSSION:
         raise RuleError(N_("It is not day now."))
     _tick(state)
     for voter, target in _seat_map(day.get("votes"), "votes").items():
-        if state.phase is not Phase.VOTE:
+        if _phase(state) is not Phase.VOTE:
             raise RuleError(N_("There is no vote now."))
         _do(state, Vote(voter, None if target is None else _int(target, "vote")))
-    if state.phase is Phase.VOTE:
+    if _phase(state) is Phase.VOTE:
         _tick(state)
     pick = day.get("kamikaze")
-    if state.phase is Phase.KAMIKAZE:
+    if _phase(state) is Phase.KAMIKAZE:
         if pick is None:
             _tick(state)
         else:
@@ -188,7 +193,7 @@ def _run_uz_day(state: GameState, day: Mapping[str, Any]) -> None:
 
 
 def _run_uk_day(state: GameState, day: Mapping[str, Any]) -> None:
-    if state.phase not in (Phase.SPEECHES, Phase.LAST_WORDS) or state.speaker == 0:
+    if _phase(state) not in (Phase.SPEECHES, Phase.LAST_WORDS) or state.speaker == 0:
         raise RuleError(N_("It is not day now."))
     nominations: dict[int, int] = {}
     raw = day.get("nominations") or []
@@ -208,26 +213,26 @@ def _run_uk_day(state: GameState, day: Mapping[str, Any]) -> None:
     night = state.day
     used_rounds = 0
     used_all = False
-    while state.phase not in (Phase.NIGHT, Phase.ENDED) and state.day == night:
-        if state.phase is Phase.SPEECHES and state.speaker in nominations:
+    while _phase(state) not in (Phase.NIGHT, Phase.ENDED) and state.day == night:
+        if _phase(state) is Phase.SPEECHES and state.speaker in nominations:
             _do(state, Nominate(state.speaker, nominations.pop(state.speaker)))
             _tick(state)
-        elif state.phase is Phase.VOTE:
+        elif _phase(state) is Phase.VOTE:
             if used_rounds < len(rounds):
                 for voter, target in _seat_map(rounds[used_rounds], "votes").items():
-                    if state.phase is not Phase.VOTE:
+                    if _phase(state) is not Phase.VOTE:
                         raise RuleError(N_("There is no vote now."))
                     _do(state, Vote(voter, None if target is None else _int(target, "vote")))
             used_rounds += 1
-            if state.phase is Phase.VOTE and state.vote_round == used_rounds:
+            if _phase(state) is Phase.VOTE and state.vote_round == used_rounds:
                 _tick(state)
-        elif state.phase is Phase.ELIMINATE_ALL:
+        elif _phase(state) is Phase.ELIMINATE_ALL:
             used_all = True
             for voter, yes in all_in.items():
                 if not isinstance(yes, bool):
                     raise ScenarioFormatError("eliminate_all maps seats to true or false")
                 _do(state, EliminateAll(voter, yes))
-            if state.phase is Phase.ELIMINATE_ALL:
+            if _phase(state) is Phase.ELIMINATE_ALL:
                 _tick(state)
         else:
             _tick(state)

@@ -98,7 +98,8 @@ class GameState:
         return [i + 1 for i, a in enumerate(self.alive) if a]
 
     def living_with(self, role: Role) -> list[int]:
-        return [i + 1 for i, (r, a) in enumerate(zip(self.roles, self.alive, strict=True)) if a and r is role]
+        alive = self.alive
+        return [i + 1 for i, r in enumerate(self.roles) if r is role and alive[i]]
 
     def emit(self, type_: str, audience: frozenset[int] | None, **params: Any) -> Event:
         event = Event(type_, params, audience, self.day, str(self.phase))

@@ -120,7 +120,7 @@ def apply(state: GameState, action: Action) -> bool:
         _validate_vote(state, action)
         assert action.target is not None
         state.votes[action.seat] = action.target
-        if len(state.votes) == len(state.living()):
+        if len(state.votes) == state.alive.count(True):
             return _close_vote(state)
         return False
     if isinstance(action, EliminateAll):
@@ -130,7 +130,7 @@ def apply(state: GameState, action: Action) -> bool:
         if action.seat in state.yes_votes:
             raise NotYourTurn(N_("You have already voted."))
         state.yes_votes[action.seat] = action.yes
-        if len(state.yes_votes) == len(state.living()):
+        if len(state.yes_votes) == state.alive.count(True):
             return _close_eliminate_all(state)
         return False
     if isinstance(action, Foul):
@@ -201,7 +201,7 @@ def _close_vote(state: GameState) -> bool:
 
 def _close_eliminate_all(state: GameState) -> bool:
     yes = sum(1 for v in state.yes_votes.values() if v)
-    living = len(state.living())
+    living = state.alive.count(True)
     passed = yes * 2 > living
     state.emit("eliminate_all_result", PUBLIC, yes=yes, living=living, candidates=list(state.candidates),
                passed=passed)
@@ -244,8 +244,8 @@ def _remove(state: GameState, seat: int) -> bool:
         return False
     if state.speaker == seat and state.phase is not Phase.LAST_WORDS:
         return _next_speaker(state)
-    if state.phase is Phase.VOTE and len(state.votes) == len(state.living()):
+    if state.phase is Phase.VOTE and len(state.votes) == state.alive.count(True):
         return _close_vote(state)
-    if state.phase is Phase.ELIMINATE_ALL and len(state.yes_votes) == len(state.living()):
+    if state.phase is Phase.ELIMINATE_ALL and len(state.yes_votes) == state.alive.count(True):
         return _close_eliminate_all(state)
     return False

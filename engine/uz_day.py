@@ -29,13 +29,13 @@ def apply(state: GameState, action: Action) -> bool:
         if action.seat in state.ready:
             raise NotYourTurn(N_("You are already ready to vote."))
         state.ready.add(action.seat)
-        if len(state.ready) == len(state.living()):
+        if len(state.ready) == state.alive.count(True):
             start_vote(state)
         return False
     if isinstance(action, Vote):
         validate_vote(state, action)
         state.votes[action.seat] = action.target
-        if len(state.votes) == len(state.living()):
+        if len(state.votes) == state.alive.count(True):
             return close_vote(state)
         return False
     if isinstance(action, KamikazePick):

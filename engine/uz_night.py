@@ -123,7 +123,7 @@ def resolve(state: GameState) -> None:
     if killer is not None and killer.target is not None:
         attacks.append((killer.seat, killer.target, "killer"))
 
-    turns: list[tuple[int, Role]] = []
+    turns: list[tuple[int, Role]] = []  # (seat, new role)
     revenge: list[int] = []
     for target in sorted({t for _, t, _ in attacks}):
         causes = [c for _, t, c in attacks if t == target]
@@ -132,7 +132,7 @@ def resolve(state: GameState) -> None:
             fate = _werewolf_fate(causes, target == healed, str(opts["werewolf_order"]))
             if fate == "dies":
                 kill(state, target, "killer")
-            elif fate is not None:
+            elif isinstance(fate, Role):
                 turns.append((target, fate))
             continue
         if target == healed:

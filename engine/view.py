@@ -41,7 +41,7 @@ def public_view(state: GameState) -> dict[str, Any]:
         "ready": sorted(state.ready) if state.phase is Phase.DISCUSSION else [],
         "kamikaze": {"seat": state.eliminated_by_vote, "voters": list(state.voters_against)}
         if state.phase is Phase.KAMIKAZE else None,
-        "waiting": len(state.living()) - len(state.night_done) if state.phase is Phase.NIGHT else 0,
+        "waiting": state.alive.count(True) - len(state.night_done) if state.phase is Phase.NIGHT else 0,
     }
 
 
@@ -152,7 +152,8 @@ def _night_actions(state: GameState, seat: int) -> list[dict[str, Any]]:
     result: list[dict[str, Any]] = []
     for slot in free_slots(state, seat, rs.night_slots(state, seat)):
         for act in sorted(slot):
-            entry: dict[str, Any] = {"type": "night_act", "act": str(act), "targets": rs.night_targets(state, seat, act)}
+            targets = rs.night_targets(state, seat, act)
+            entry: dict[str, Any] = {"type": "night_act", "act": str(act), "targets": targets}
             if act == Act.CHECK and state.rules == "uk":
                 entry["note"] = not state.note_used
             result.append(entry)

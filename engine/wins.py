@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-from engine.common import in_mafia_team
+from engine.common import MAFIA_ROLES
 from engine.roles import Role
 from engine.state import GameState
 
 
 def uz_winner(state: GameState) -> str | None:
-    living = state.living()
+    living = [r for r, a in zip(state.roles, state.alive, strict=True) if a]
     if not living:
         return "draw"
-    if len(living) == 1 and state.role(living[0]) is Role.KILLER:
+    if len(living) == 1 and living[0] is Role.KILLER:
         return "killer"
-    mafia = sum(1 for s in living if in_mafia_team(state, s))
-    killers = sum(1 for s in living if state.role(s) is Role.KILLER)
-    if mafia == 0 and killers == 0:
+    mafia = sum(1 for r in living if r in MAFIA_ROLES)
+    if mafia == 0 and Role.KILLER not in living:
         return "town"
     if mafia >= len(living) - mafia:
         return "mafia"
@@ -23,13 +22,13 @@ def uz_winner(state: GameState) -> str | None:
 
 
 def uk_winner(state: GameState) -> str | None:
-    living = state.living()
+    living = [r for r, a in zip(state.roles, state.alive, strict=True) if a]
     if not living:
         return "draw"
-    black = sum(1 for s in living if in_mafia_team(state, s))
+    black = sum(1 for r in living if r in MAFIA_ROLES)
     if black == 0:
         return "red"
-    roles = {state.role(s) for s in living}
+    roles = set(living)
     if len(living) == 2 and black == 1 and Role.MANIAC in roles:
         return "draw"
     if black >= len(living) - black and not (Role.DOCTOR in roles and Role.MANIAC in roles):
