@@ -36,7 +36,9 @@ class Room(Model):
     host_token_hash = fields.CharField(max_length=64, null=True, description="SHA-256 of the host seat's token")
     moderated = fields.BooleanField(default=False, description="A human moderator runs the table")
     version = fields.IntField(default=0, description="Bumped on every change to the room or its seats")
-    min_players = fields.IntField(null=True, description="Fewest players the host allows (null: the rule set's minimum)")
+    min_players = fields.IntField(
+        null=True, description="Fewest players the host allows (null: the rule set's minimum)"
+    )
     max_players = fields.IntField(null=True, description="Most players the host allows (null: the rule set's maximum)")
 
     seats: fields.ReverseRelation[Seat]

@@ -18,7 +18,6 @@ from webgame import store
 from webgame.db import apply_migrations, open_database, register_database, tortoise_config
 from webgame.models import Room, RoomStatus, Seat
 
-
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "webgame" / "migrations"
 
 
