@@ -1,0 +1,161 @@
+"""The room layer without pages: permissions, the clock on a fake time, and a restart from the database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.actions import Foul, NightAct, Ready, Vote
+from engine.errors import RuleError
+from engine.state import Phase
+from webgame import rooms, store
+from webgame.clock import Clock
+from webgame.db import open_database, tortoise_config
+from webgame.errors import Refusal
+from webgame.rooms import Room, Stage
+
+from .conftest import FakeTime
+
+
+async def make_room(players: int, rules: str = "uz") -> tuple[Room, list[str]]:
+    tokens = [store.new_seat_token() for _ in range(players)]
+    room = await rooms.registry.create(token=tokens[0], name="Host", rules=rules, language="en")
+    for index, token in enumerate(tokens[1:], 1):
+        await room.join(token, f"Player {index}")
+    return room, [store.hash_token(token) for token in tokens]
+
+
+async def test_only_the_host_starts_and_only_with_enough_players(db: Path, fake_time: FakeTime) -> None:
+    room, hashes = await make_room(3)
+    with pytest.raises(Refusal) as refused:
+        await room.start(hashes[0])
+    assert "at least" in refused.value.msgid and refused.value.params == {"count": 4, "now": 3}
+    await room.join(store.new_seat_token(), "Fourth")
+    with pytest.raises(Refusal):
+        await room.start(hashes[1])
+    await room.start(hashes[0])
+    assert room.stage is Stage.PLAYING and room.state is not None
+    assert room.state.phase is Phase.NIGHT
+    assert room.deadline == fake_time.value + 20
+    with pytest.raises(Refusal):
+        await room.join(store.new_seat_token(), "Late")
+
+
+async def test_names_are_checked(db: Path) -> None:
+    room, _ = await make_room(2)
+    for bad in ["", "   ", "x" * 25, "player 1", "PLAYER 1", "bell\x07", "a\u202eb"]:
+        with pytest.raises(Refusal):
+            await room.join(store.new_seat_token(), bad)
+    seat = await room.join(store.new_seat_token(), "  <b>Bold</b>  ")
+    assert seat.name == "<b>Bold</b>"
+
+
+async def test_a_player_acts_only_for_his_own_seat(db: Path, fake_time: FakeTime) -> None:
+    room, hashes = await make_room(4)
+    await room.start(hashes[0])
+    assert room.state is not None
+    with pytest.raises(Refusal):
+        await room.act(hashes[0], NightAct(2, "pass"))
+    with pytest.raises(Refusal):
+        await room.act(None, NightAct(1, "pass"))
+    with pytest.raises(Refusal):
+        await room.act(hashes[0], Foul(2, 1))  # uz, no moderator
+    with pytest.raises(RuleError):
+        await room.act(hashes[0], Vote(1, 2))  # out of phase
+    await room.act(hashes[0], NightAct(1, "pass"))
+    with pytest.raises(RuleError):
+        await room.act(hashes[0], NightAct(1, "pass"))  # a double tap
+    assert len(room.state.log) == 1
+
+
+async def test_everyone_done_ends_the_night_early_and_the_clock_ends_the_day(db: Path, fake_time: FakeTime) -> None:
+    room, hashes = await make_room(4)
+    await room.start(hashes[0])
+    for seat, token_hash in enumerate(hashes, 1):
+        await room.act(token_hash, NightAct(seat, "pass"))
+    assert room.state is not None and room.state.phase is Phase.DISCUSSION
+    assert room.deadline == fake_time.value + 30
+
+    clock = Clock(rooms.registry)
+    assert await clock.tick() == 0
+    fake_time.advance(29)
+    assert await clock.tick() == 0
+    fake_time.advance(1)
+    assert await clock.tick() == 1
+    assert room.state.phase is Phase.VOTE
+    assert room.deadline == fake_time.value + 15
+
+
+async def test_pause_extend_and_skip(db: Path, fake_time: FakeTime) -> None:
+    room, hashes = await make_room(4)
+    await room.start(hashes[0])
+    assert room.state is not None
+    with pytest.raises(Refusal):
+        await room.pause(hashes[1])
+    fake_time.advance(5)
+    await room.pause(hashes[0])
+    assert room.paused and room.remaining() == 15
+    fake_time.advance(100)
+    clock = Clock(rooms.registry)
+    assert await clock.tick() == 0  # paused: nothing ends
+    await room.extend(hashes[0])
+    assert room.remaining() == 45
+    await room.resume(hashes[0])
+    assert room.deadline == fake_time.value + 45
+    step = room.state.step
+    with pytest.raises(Refusal):
+        await room.skip(hashes[2], step)
+    with pytest.raises(RuleError):
+        await room.skip(hashes[0], step - 1)  # a stale tab
+    await room.skip(hashes[0], step)
+    assert room.state.phase is Phase.DISCUSSION
+
+
+async def test_moderator_gives_fouls_in_uk(db: Path, fake_time: FakeTime) -> None:
+    room, hashes = await make_room(13, rules="uk")
+    await room.set_moderated(hashes[0], True)
+    await room.start(hashes[0])
+    assert room.state is not None and room.state.n == 12
+    assert room.game_seat(hashes[0]) == 0 and room.viewer(hashes[0]).kind == "moderator"
+    with pytest.raises(Refusal):
+        await room.act(hashes[1], Foul(2, 1))
+    await room.act(hashes[0], Foul(2, 1))
+    assert room.state.fouls == {2: 1.0}
+
+
+async def test_a_restart_rebuilds_the_same_phase_and_deadline(isolated_data: Path) -> None:
+    time = FakeTime()
+    config = tortoise_config()
+    async with open_database(config):
+        rooms.registry.now = time
+        try:
+            room, hashes = await make_room(5)
+            await room.start(hashes[0])
+            for seat, token_hash in enumerate(hashes, 1):
+                await room.act(token_hash, NightAct(seat, "pass"))
+            await room.act(hashes[0], Ready(1))
+            await room.say(hashes[1], "room", "hello")
+            time.advance(7)
+            await room.pause(hashes[0])
+            before = room.state
+            code, remaining = room.code, room.remaining()
+        finally:
+            rooms.registry.clear()
+
+    async with open_database(config):
+        restored = await rooms.registry.find(code.lower())
+        assert restored is not None and restored.state is not None and before is not None
+        assert restored.stage is Stage.PLAYING
+        assert (restored.state.phase, restored.state.step, restored.state.ready) == (
+            before.phase, before.step, before.ready)
+        assert restored.paused_remaining == remaining
+        assert [line.text for line in restored.chat] == ["hello"]
+        assert restored.game_seat(hashes[2]) == 3
+
+    rooms.registry.clear()
+    async with open_database(config):
+        assert await rooms.registry.restore_all() == 1
+        again = rooms.registry.get(code)
+        assert again is not None and again.state is not None and again.state.step == before.step
+    rooms.registry.now = __import__("time").time

@@ -1,0 +1,90 @@
+"""Who is who: seat tokens kept in the browser, the storage secret, and the rules for names.
+
+A seat token is a bearer secret of 192 random bits (``store.new_seat_token``). The browser keeps it in
+``app.storage.user['seats'][ROOM_CODE]``; the server keeps only its SHA-256. A page reads the browser's
+storage once, in its builder, and passes what it found on: ``app.storage.user`` resolves to whoever's
+event is running, which, when another player's tap re-renders this page, is someone else.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import unicodedata
+from collections.abc import MutableMapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from webgame import store
+from webgame.db import data_dir
+from webgame.errors import Refusal
+from webgame.i18n import N_
+
+NAME_MAX_LENGTH = 24
+SECRET_FILE_NAME = "storage_secret"
+# Control, format (bidi overrides, zero-width), surrogate, private-use, unassigned, line/paragraph separators.
+_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def storage_secret() -> str:
+    """``STORAGE_SECRET`` from the environment, else one generated once and kept in the data folder."""
+    from_env = os.environ.get("STORAGE_SECRET")
+    if from_env:
+        return from_env
+    path: Path = data_dir() / SECRET_FILE_NAME
+    if path.exists():
+        kept = path.read_text(encoding="utf-8").strip()
+        if kept:
+            return kept
+    secret = secrets.token_urlsafe(32)
+    path.write_text(secret, encoding="utf-8")
+    path.chmod(0o600)
+    return secret
+
+
+@dataclass(frozen=True, slots=True)
+class BrowserIdentity:
+    """What one browser holds, read once when its page is built.
+
+    ``storage`` is that browser's own ``app.storage.user`` dict, captured in the page builder, so handlers
+    that run later write to this browser's storage whatever task they run in.
+    """
+
+    storage: MutableMapping[str, Any]
+    language: str
+
+    def token_for(self, code: str) -> str | None:
+        seats = self.storage.get("seats")
+        if isinstance(seats, dict):
+            token = seats.get(code)
+            if isinstance(token, str) and token:
+                return token
+        return None
+
+    def keep_token(self, code: str, token: str) -> None:
+        seats = self.storage.get("seats")
+        seats = dict(seats) if isinstance(seats, dict) else {}
+        seats[code] = token
+        self.storage["seats"] = seats  # assign (not mutate) so the persistent dict saves it
+
+    def token_hash_for(self, code: str) -> str | None:
+        token = self.token_for(code)
+        return store.hash_token(token) if token else None
+
+
+def clean_name(raw: str | None, taken: list[str]) -> str:
+    """The name as it will be shown, or a Refusal: 1-24 characters after trimming, no control characters,
+    not already used in the room (ignoring case). Markup is allowed and stays inert text (``ui.label``)."""
+    name = unicodedata.normalize("NFC", (raw or "").strip())
+    if any(unicodedata.category(char) in _REFUSED_CATEGORIES for char in name):
+        raise Refusal(N_("A name cannot contain control characters."))
+    name = " ".join(name.split())
+    if not name:
+        raise Refusal(N_("Please enter your name."))
+    if len(name) > NAME_MAX_LENGTH:
+        raise Refusal(N_("A name can have at most {count} characters."), count=NAME_MAX_LENGTH)
+    folded = name.casefold()
+    if any(other.casefold() == folded for other in taken):
+        raise Refusal(N_("The name {name} is already taken in this room."), name=name)
+    return name
