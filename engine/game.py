@@ -156,6 +156,8 @@ def step_seconds(state: GameState) -> int:
     """How long the current step lasts, from the room's timer options."""
     opts = state.options
     phase = state.phase
+    if phase is Phase.ENDED:
+        return 0
     if phase is Phase.NIGHT:
         return int(opts["night_seconds"])
     if phase is Phase.DISCUSSION:
@@ -169,7 +171,7 @@ def step_seconds(state: GameState) -> int:
     base = int(opts["speech_seconds"] if phase is Phase.SPEECHES else opts["defence_seconds"])
     if state.fouls.get(state.speaker, 0.0) >= 2:
         base = max(5, base - 10)
-    return base if phase is not Phase.ENDED else 0
+    return base
 
 
 __all__ = ["apply", "applied", "new_game", "replay", "step_seconds", "KamikazePick"]

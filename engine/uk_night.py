@@ -4,7 +4,7 @@ check and note, then all kills at once (mafia, maniac, a lone courtesan) against
 from __future__ import annotations
 
 from engine.actions import Act, NightAct
-from engine.common import acting_don, check_target, in_mafia_team, kill
+from engine.common import acting_don, check_seat, check_target, in_mafia_team, kill
 from engine.errors import IllegalTarget
 from engine.i18n import N_
 from engine.night import Slots, chosen, living_targets, remember_picks, validate_common, validate_harmless
@@ -55,6 +55,7 @@ def targets(state: GameState, seat: int, act: Act) -> list[int]:
 
 
 def validate(state: GameState, action: NightAct) -> None:
+    check_seat(state, action.seat)
     validate_common(state, action, slots(state, action.seat))
     act, seat = action.act, action.seat
     if act == Act.PASS:

@@ -4,7 +4,7 @@ all kills at once, werewolf turns, the kamikaze's revenge, the hobo's report, su
 from __future__ import annotations
 
 from engine.actions import Act, NightAct
-from engine.common import acting_don, check_target, commissar_team, in_mafia_team, kill, mafia_team
+from engine.common import acting_don, check_seat, check_target, commissar_team, in_mafia_team, kill, mafia_team
 from engine.errors import IllegalTarget
 from engine.i18n import N_
 from engine.night import Slots, chosen, living_targets, validate_common, validate_harmless
@@ -42,6 +42,7 @@ def targets(state: GameState, seat: int, act: Act) -> list[int]:
 
 
 def validate(state: GameState, action: NightAct) -> None:
+    check_seat(state, action.seat)
     validate_common(state, action, slots(state, action.seat))
     act, seat = action.act, action.seat
     if act in (Act.PASS,):
