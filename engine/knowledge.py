@@ -6,7 +6,7 @@ This is the one place secrecy is decided; ``engine.view`` only assembles what it
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from engine.common import in_mafia_team
 from engine.roles import Role
@@ -36,8 +36,11 @@ def sees_everything(state: GameState, viewer: Viewer) -> bool:
 
 def revealed_roles(state: GameState) -> dict[int, str]:
     """Roles announced to everyone (deaths where the rule set reveals roles)."""
-    return {int(e.params["seat"]): str(e.params["role"]) for e in state.events
-            if e.audience is None and e.type == "death" and "role" in e.params}
+    cache = state.derived()
+    if "revealed" not in cache:
+        cache["revealed"] = {int(e.params["seat"]): str(e.params["role"]) for e in state.events
+                             if e.audience is None and e.type == "death" and "role" in e.params}
+    return dict(cache["revealed"])
 
 
 def known_roles(state: GameState, viewer: Viewer) -> dict[int, str]:
@@ -48,17 +51,20 @@ def known_roles(state: GameState, viewer: Viewer) -> dict[int, str]:
     if viewer.kind != "seat" or not 1 <= viewer.seat <= state.n:
         return known
     me = viewer.seat
-    known[me] = str(state.role(me))
-    if in_mafia_team(state, me):
-        for s in range(1, state.n + 1):
-            if in_mafia_team(state, s):
-                known[s] = str(state.role(s))
-    if state.rules == "uz" and state.options.get("commissar_knows_sergeant"):
+    cache = state.derived()
+    if "groups" not in cache:
         law = (Role.COMMISSAR, Role.SERGEANT)
-        if state.role(me) in law:
-            for s in range(1, state.n + 1):
-                if state.role(s) in law:
-                    known[s] = str(state.role(s))
+        cache["groups"] = (
+            [s for s in range(1, state.n + 1) if in_mafia_team(state, s)],
+            [s for s in range(1, state.n + 1) if state.role(s) in law]
+            if state.rules == "uz" and state.options.get("commissar_knows_sergeant") else [],
+        )
+    mafia, law_team = cache["groups"]
+    known[me] = str(state.role(me))
+    for group in (mafia, law_team):
+        if me in group:
+            for s in group:
+                known[s] = str(state.roles[s - 1])
     return known
 
 
@@ -68,10 +74,15 @@ def may_read(state: GameState, viewer: Viewer, event: Event) -> bool:
     return viewer.kind == "seat" and viewer.seat in event.audience
 
 
-def visible_events(state: GameState, viewer: Viewer) -> list[Event]:
+def visible_events(state: GameState, viewer: Viewer) -> list[dict[str, Any]]:
+    """The events this viewer may read, as dicts (shared between viewers: do not mutate)."""
+    cache = state.derived()
+    pairs = cache.get("event_dicts")
+    if pairs is None:
+        pairs = cache["event_dicts"] = [(e.audience, e.as_dict()) for e in state.events]
     if sees_everything(state, viewer):
-        return list(state.events)
+        return [d for _, d in pairs]
     if viewer.kind == "seat":
         seat = viewer.seat
-        return [e for e in state.events if e.audience is None or seat in e.audience]
-    return [e for e in state.events if e.audience is None]
+        return [d for audience, d in pairs if audience is None or seat in audience]
+    return [d for audience, d in pairs if audience is None]

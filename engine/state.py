@@ -83,6 +83,14 @@ class GameState:
     loses_speech: set[int] = field(default_factory=set)
     penalty_vote: set[int] = field(default_factory=set)
     speech_offset: int = 0  # uk: where today's speeches start
+    cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)  # derived, per version
+
+    def derived(self) -> dict[str, Any]:
+        """Values computed once per state version and shared by every viewer's projection."""
+        version = (len(self.log), len(self.events), self.step)
+        if self.cache.get("version") != version:
+            self.cache = {"version": version}
+        return self.cache
 
     @property
     def n(self) -> int:

@@ -219,7 +219,12 @@ def foul(state: GameState, action: Foul) -> bool:
     state.fouls[action.seat] = after
     state.emit("foul", PUBLIC, seat=action.seat, amount=action.amount, total=after)
     if before < 3 <= after:
-        state.loses_speech.add(action.seat)
+        if state.phase is Phase.SPEECHES and action.seat in state.queue:
+            # His speech today is still to come: that is the next speech he loses.
+            state.queue.remove(action.seat)
+            state.emit("speech_lost", PUBLIC, seat=action.seat)
+        else:
+            state.loses_speech.add(action.seat)
         if state.options["three_fouls_penalty_vote"]:
             state.penalty_vote.add(action.seat)
     if before < 4 <= after:

@@ -123,6 +123,7 @@ def resolve(state: GameState) -> None:
     killer = act_of(Role.KILLER, Act.KILL)
     if killer is not None and killer.target is not None:
         attacks.append((killer.seat, killer.target, "killer"))
+    visit = act_of(Role.HOBO, Act.VISIT)  # chosen before the kills: a hobo killed tonight still sees
 
     turns: list[tuple[int, Role]] = []  # (seat, new role)
     revenge: list[int] = []
@@ -150,7 +151,6 @@ def resolve(state: GameState) -> None:
     for attacker in sorted(set(revenge)):
         kill(state, attacker, "kamikaze")
 
-    visit = act_of(Role.HOBO, Act.VISIT)
     if visit is not None and visit.target is not None:
         seen = sorted({a for a, t, _ in attacks if t == visit.target})
         if seen:

@@ -49,16 +49,24 @@ def view(state: GameState, viewer: Viewer, public: dict[str, Any] | None = None)
     """The projection of ``state`` for one viewer. ``public`` may be shared across viewers of one state."""
     result = dict(public if public is not None else public_view(state))
     roles = known_roles(state, viewer)
-    result["roles"] = {str(s): r for s, r in sorted(roles.items())}
-    result["teams"] = {str(s): str(team_of(state.rules, state.roles[s - 1])) for s in sorted(roles)}
-    result["events"] = [e.as_dict() for e in visible_events(state, viewer)]
+    cache = state.derived()
+    if "teams" not in cache:
+        cache["teams"] = {s: str(team_of(state.rules, r)) for s, r in enumerate(state.roles, 1)}
+        cache["keys"] = {s: str(s) for s in range(1, state.n + 1)}
+    teams, keys = cache["teams"], cache["keys"]
+    known = sorted(roles)
+    result["roles"] = {keys[s]: roles[s] for s in known}
+    result["teams"] = {keys[s]: teams[s] for s in known}
+    result["events"] = visible_events(state, viewer)
     result["viewer"] = {"kind": viewer.kind, "seat": viewer.seat}
     seat = viewer.seat if viewer.kind == "seat" and 1 <= viewer.seat <= state.n else 0
     result["me"] = _me(state, seat) if seat else None
     result["actions"] = legal_actions(state, viewer)
     result["chat"] = chat_channels(state, viewer)
     result["team_night"] = _team_night(state, seat) if seat else None
-    result["timeline"] = timeline(state) if state.phase is Phase.ENDED else None
+    if state.phase is Phase.ENDED and "timeline" not in cache:
+        cache["timeline"] = timeline(state)
+    result["timeline"] = cache.get("timeline") if state.phase is Phase.ENDED else None
     return result
 
 
