@@ -155,6 +155,8 @@ def resolve(state: GameState) -> None:
         seen = sorted({a for a, t, _ in attacks if t == visit.target})
         if seen:
             state.emit("witness", frozenset({visit.seat}), seat=visit.seat, target=visit.target, attackers=seen)
+        else:  # the hobo learns that nobody came: his screen says so
+            state.emit("quiet_visit", frozenset({visit.seat}), seat=visit.seat, target=visit.target)
 
     promote_sergeant(state)
 

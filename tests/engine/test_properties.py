@@ -60,7 +60,7 @@ def allowed_roles(state: GameState, seat: int, revealed: set[int]) -> set[int]:
     return allowed
 
 
-PRIVATE_EVENTS = {"check", "witness", "role_change", "frozen"}
+PRIVATE_EVENTS = {"check", "witness", "quiet_visit", "role_change", "frozen"}
 
 
 def check_views(state: GameState) -> None:
@@ -77,7 +77,7 @@ def check_views(state: GameState) -> None:
         for event in v["events"]:
             if event["type"] in ("check",):
                 assert event["seat"] == seat or state.roles[seat - 1] in (Role.SERGEANT, Role.COMMISSAR)
-            if event["type"] == "witness":
+            if event["type"] in ("witness", "quiet_visit"):
                 assert event["seat"] == seat
             if event["type"] == "frozen":
                 assert event["seat"] == seat
