@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
+import webgame.app  # noqa: F401 - every webgame module loaded once, so the snapshot below holds them all
 from webgame import rooms
 from webgame.db import open_database, tortoise_config
+
+# NiceGUI's simulated users (``user``, ``create_user``); the main file is set in pyproject.toml (main_file).
+pytest_plugins = ["nicegui.testing.user_plugin"]
 
 
 class FakeTime:
@@ -27,7 +32,12 @@ class FakeTime:
 
 @pytest.fixture(autouse=True)
 def isolated_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """Each test gets its own data folder and SQLite file, and an empty room registry."""
+    """Each test gets its own data folder and SQLite file, and an empty room registry.
+
+    NiceGUI's user fixture drops the modules of page functions (and their parents) from ``sys.modules``
+    after a test; putting them back keeps one ``webgame`` (one registry, one ``Stage`` enum) for the run.
+    """
+    modules = {name: module for name, module in sys.modules.items() if name.split(".")[0] == "webgame"}
     data = tmp_path / "data"
     monkeypatch.setenv("MAFIA_DATA_DIR", str(data))
     monkeypatch.setenv("DATABASE_URL", f"sqlite://{data / 'mafia.sqlite3'}")
@@ -35,6 +45,7 @@ def isolated_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     rooms.registry.clear()
     yield data
     rooms.registry.clear()
+    sys.modules.update(modules)
 
 
 @pytest.fixture

@@ -1,0 +1,137 @@
+"""Home and lobby through simulated phones: creating, joining, refusals, the host's controls."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from nicegui.testing import User
+
+from webgame import rooms
+
+from .helpers import click_when_enabled, create_room, join, page_dump, seat_directly, wait_for
+
+
+async def test_healthz(user: User) -> None:
+    response = await user.http_client.get("/healthz")
+    assert response.status_code == 200 and response.text == "ok"
+
+
+async def test_create_a_room_then_join_it_by_code(create_user) -> None:
+    host, guest = create_user(), create_user()
+    room = await create_room(host, "Aziz")
+    await host.should_see(room.code)
+    await host.should_see(content="Aziz")
+
+    await guest.open("/")
+    guest.find(marker="join-code").type(" " + room.code.lower()[:2] + " " + room.code.lower()[2:])
+    guest.find(marker="join-room").click()
+    await guest.should_see(marker="join-name")
+    guest.find(marker="join-name").type("Olena")
+    guest.find(marker="join").click()
+    await wait_for(lambda: len(room.seats) == 2)
+    await host.should_see(content="Olena")  # the host's lobby updates by itself
+    await guest.should_not_see(marker="start")  # only the host starts
+    assert "Waiting for players" in page_dump(guest)
+
+
+async def test_unknown_codes_and_bad_names_are_refused(create_user) -> None:
+    host, guest = create_user(), create_user()
+    room = await create_room(host)
+    await guest.open("/")
+    guest.find(marker="join-code").type("ZZZZZ")
+    guest.find(marker="join-room").click()
+    await guest.should_see("There is no room with this code.")
+    guest.find(marker="join-code").type("!!")
+    guest.find(marker="join-room").click()
+    await guest.should_see("A room code has 5 letters and digits, like K7QXM.")
+
+    await guest.open(f"/r/{room.code}")
+    guest.find(marker="join").click()
+    await guest.should_see("Please enter your name.")
+    guest.find(marker="join-name").type("x" * 25)
+    guest.find(marker="join").click()
+    await guest.should_see("A name can have at most 24 characters.")
+    guest.find(marker="join-name").clear().type("HOST")
+    guest.find(marker="join").click()
+    await guest.should_see("The name HOST is already taken in this room.")
+    assert len(room.seats) == 1
+
+    guest.find(marker="join-name").clear().type("<b onclick=x>Bo</b>")
+    guest.find(marker="join").click()
+    await wait_for(lambda: len(room.seats) == 2)
+    await host.should_see(content="<b onclick=x>Bo</b>")  # shown as text by a label
+
+
+async def test_a_full_room_refuses_more_players(create_user) -> None:
+    host, guest = create_user(), create_user()
+    room = await create_room(host, rules="uk")
+    await seat_directly(room, [f"P{i}" for i in range(13)])
+    await guest.open(f"/r/{room.code}")
+    guest.find(marker="join-name").type("Late")
+    guest.find(marker="join").click()
+    await guest.should_see("This room is full: 14 players is the most this rule set allows.")
+
+
+async def test_the_host_sets_options_reorders_removes_and_hands_over(create_user) -> None:
+    host, guest = create_user(), create_user()
+    room = await create_room(host, "Host")
+    await join(guest, room, "Guest")
+    await seat_directly(room, ["Third"])
+
+    night = next(iter(host.find(marker="option-night_seconds").elements))
+    night.value = 45
+    await wait_for(lambda: room.timers.get("night_seconds") == 45)
+    switch = next(iter(host.find(marker="option-reveal_roles_on_death").elements))
+    switch.value = False
+    await wait_for(lambda: room.options.get("reveal_roles_on_death") is False)
+    await guest.should_see(content="45 seconds")  # the guests' summary follows
+
+    third = room.seats[2]
+    host.find(marker=f"up-{third.id}").click()
+    await wait_for(lambda: [s.name for s in room.seats] == ["Host", "Third", "Guest"])
+    host.find(marker=f"remove-{third.id}").click()
+    await wait_for(lambda: len(room.seats) == 2)
+
+    guest_seat = room.seats[1]
+    host.find(marker=f"host-{guest_seat.id}").click()
+    await wait_for(lambda: room.host_hash == guest_seat.token_hash)
+    await guest.should_see(marker="start")
+    await host.should_not_see(marker="start")
+    assert room.start_problem() is not None
+    await guest.should_see(content="Waiting for players: at least 4 are needed, 2 are here.")
+
+
+async def test_uk_moderator_mode_and_player_limits(create_user) -> None:
+    host = create_user()
+    room = await create_room(host, rules="uk")
+    rules = next(iter(host.find(marker="option-speech_seconds").elements))
+    assert rules.value == 60
+    moderated = next(iter(host.find(marker="moderated").elements))
+    moderated.value = True
+    await wait_for(lambda: room.moderated)
+    await host.should_see(content="moderator")
+    smallest = next(iter(host.find(marker="min-players").elements))
+    smallest.value = 8
+    await wait_for(lambda: room.min_players == 8)
+    await seat_directly(room, [f"P{i}" for i in range(8)])
+    await click_when_enabled(host, "start")
+    await wait_for(lambda: room.state is not None)
+    assert room.state is not None and room.state.n == 8
+
+
+async def test_language_comes_from_the_phone(create_user) -> None:
+    phone = create_user()
+    phone.http_client.headers["accept-language"] = "ru-RU,ru;q=0.9,en;q=0.5"
+    await phone.open("/")
+    picker = next(iter(phone.find(marker="language").elements))
+    assert picker.value == "ru"
+    picker.value = "uk"
+    await wait_for(lambda: phone.back_history[-1:] == ["/"])
+
+
+@pytest.mark.parametrize("path", ["/r/NOPE2", "/r/NOPE2/screen"])
+async def test_an_unknown_room_page_says_so(user: User, path: str) -> None:
+    await user.open(path)
+    await user.should_see("There is no room with this code.")
+    assert not rooms.registry.rooms
+    assert isinstance(user.http_client, httpx.AsyncClient)

@@ -1,0 +1,88 @@
+"""Pieces every page uses: the page frame, the language picker, the QR code, refusals as notifications."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import qrcode
+import qrcode.image.svg
+from nicegui import app, ui
+from starlette.requests import Request
+
+from engine.errors import RuleError
+from webgame.errors import Refusal
+from webgame.i18n import LANGUAGES, Translator, from_accept_language, translator
+from webgame.identity import BrowserIdentity
+from webgame.rooms import refusal_text
+
+HEAD = '<link rel="stylesheet" href="/static/mafia.css"><script src="/static/phone.js" defer></script>'
+
+
+def read_identity(request: Request) -> BrowserIdentity:
+    """This browser's storage and language, read once in a page builder (see ``webgame.identity``)."""
+    storage = app.storage.user
+    language = storage.get("lang")
+    if language not in LANGUAGES:
+        language = from_accept_language(request.headers.get("accept-language"))
+    return BrowserIdentity(storage=storage, language=str(language))
+
+
+def page_head() -> None:
+    ui.add_head_html(HEAD)  # static: no player text ever goes into the head
+
+
+def language_picker(identity: BrowserIdentity) -> None:
+    def change(event: Any) -> None:
+        if event.value in LANGUAGES and event.value != identity.language:
+            identity.storage["lang"] = event.value
+            ui.navigate.reload()
+
+    ui.select(LANGUAGES, value=identity.language, on_change=change).props(
+        'dense options-dense borderless aria-label="Language"').classes("w-32").mark("language")
+
+
+def header(_: Translator, identity: BrowserIdentity, title: str | None = None) -> ui.label:
+    """The top bar: the game's name (or ``title``) and the language picker. Returns the title label."""
+    with ui.row().classes("w-full items-center justify-between no-wrap"):
+        label = ui.label(title or _("Mafia")).classes("text-xl font-bold")
+        language_picker(identity)
+    return label
+
+
+def qr_svg(url: str) -> str:
+    """The QR code of ``url`` as an SVG string we generate ourselves (no player text in it)."""
+    image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2)
+    svg = image.to_string(encoding="unicode")
+    return svg if isinstance(svg, str) else svg.decode("utf-8")
+
+
+def room_qr(url: str) -> None:
+    ui.html(qr_svg(url)).classes("mafia-qr")
+
+
+def room_url(request: Request, code: str) -> str:
+    """The link people open to join: this server's base URL and the room's code (from our alphabet)."""
+    return f"{str(request.base_url).rstrip('/')}/r/{code}"
+
+
+def refuse(_: Translator, error: Refusal | RuleError) -> None:
+    ui.notify(refusal_text(error, _.gettext), type="warning", position="top")
+
+
+async def guarded(_: Translator, work: Callable[[], Awaitable[Any]]) -> bool:
+    """Run a room request; a refusal becomes a notification in the reader's language. True if accepted."""
+    try:
+        await work()
+    except (Refusal, RuleError) as error:
+        refuse(_, error)
+        return False
+    return True
+
+
+def presence_dot(connected: bool) -> None:
+    ui.element("span").classes("mafia-dot " + ("mafia-dot-on" if connected else "mafia-dot-off"))
+
+
+def tr(language: str) -> Translator:
+    return translator(language)

@@ -1,0 +1,274 @@
+"""The game part of a room page: built only from this viewer's projection (``engine.view.view``).
+
+Everything placed in the element tree reaches the browser, hidden or not, so what a viewer may not know
+never enters it: other players' roles come only from the projection's ``roles`` and events only from
+what the engine lets this viewer read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from nicegui import ui
+
+from engine.actions import Action
+from engine.knowledge import Viewer, may_read
+from engine.view import chat_channels, view
+from webgame.pages import components, day, night, outcome, wording
+from webgame.rooms import ChatLine
+
+if TYPE_CHECKING:
+    from webgame.pages.room import RoomPage
+
+CHANNEL_LABELS = {"room": "", "mafia": "mafia", "dead": "dead"}
+
+
+def dated_events(state: Any, viewer: Viewer) -> list[tuple[int, str, dict[str, Any]]]:
+    """(day, phase, event) for every event this viewer may read, in order (the engine decides who reads)."""
+    return [(event.day, event.phase, event.as_dict()) for event in state.events if may_read(state, viewer, event)]
+
+
+def half_of(rules: str, day_number: int, phase: str) -> int:
+    """Orders nights and days: uz plays night N then day N, uk day N then night N."""
+    is_night = phase == "night"
+    if rules == "uz":
+        return 2 * day_number + (0 if is_night else 1)
+    return 2 * day_number + (1 if is_night else 0)
+
+
+class GameView:
+    def __init__(self, page: RoomPage) -> None:
+        self.page = page
+        self.p: dict[str, Any] = {}
+        self.viewer = Viewer("spectator")
+
+    # ------------------------------------------------------------ helpers for the phase modules
+
+    @property
+    def _(self) -> Any:
+        return self.page.t
+
+    def name_of(self, seat: int) -> str:
+        return wording.seat_label(self.page.t, seat, self.page.room.name_of(seat))
+
+    @property
+    def me(self) -> dict[str, Any] | None:
+        me = self.p.get("me")
+        return me if isinstance(me, dict) else None
+
+    def action(self, kind: str) -> dict[str, Any] | None:
+        return next((a for a in self.p.get("actions", []) if a.get("type") == kind), None)
+
+    def pending(self) -> Any:
+        """This phone's unconfirmed pick, reset when the step changes."""
+        choice = self.page.choice
+        if choice.step != self.p.get("step"):
+            choice.step, choice.act, choice.target, choice.note = int(self.p.get("step", -1)), "", None, False
+        return choice
+
+    async def send(self, action: Action) -> None:
+        """One tap, once: a second tap while the first is on its way does nothing."""
+        page = self.page
+        if page.busy:
+            return
+        page.busy = True
+        try:
+            if await components.guarded(page.t, lambda: page.room.act(page.token_hash, action)):
+                page.choice.target = None
+        finally:
+            page.busy = False
+
+    def target_grid(self, seats: list[int], enabled: list[int], selected: int | None,
+                    on_pick: Callable[[int], Any], mark: str = "target") -> None:
+        """Living players as big buttons; the same grid for every role, only the enabled ones differ."""
+        with ui.element("div").classes("mafia-grid"):
+            for seat in seats:
+                button = ui.button(self.name_of(seat), on_click=lambda _e, s=seat: on_pick(s))
+                button.classes("mafia-target").props("no-caps" + (" color=primary" if seat == selected else
+                                                                  " outline"))
+                button.mark(f"{mark}-{seat}").set_enabled(seat in enabled)
+
+    # ------------------------------------------------------------ rendering
+
+    def readable_channels(self) -> list[str]:
+        room = self.page.room
+        if room.state is None:
+            return []
+        return list(chat_channels(room.state, room.viewer(self.page.token_hash))["read"])
+
+    def render(self) -> None:
+        page, room = self.page, self.page.room
+        state = room.state
+        if state is None:
+            return
+        _ = page.t
+        self.viewer = room.viewer(page.token_hash)
+        self.p = view(state, self.viewer, room.public())
+        page.in_game(self.p["phase"])
+        with ui.card().classes("mafia-card items-center"):
+            ui.label(wording.phase_title(_, self.p["phase"], int(self.p["day"]))).classes("mafia-big").mark("phase")
+            page.countdown = ui.label("").classes("mafia-countdown").mark("countdown")
+            page.tick()
+            self.clock_bar()
+        if self.viewer.kind == "spectator":
+            ui.label(_("You are watching this game.")).classes("mafia-muted")
+        elif self.viewer.kind == "moderator":
+            ui.label(_("You are the moderator: you see every role.")).classes("mafia-muted")
+        if self.me is not None:
+            self.role_card()
+        self.panel()
+        self.news()
+        self.players()
+        self.chat()
+        if self.p.get("actions"):
+            page.buzz(int(self.p["step"]))
+
+    @ui.refreshable_method
+    def clock_bar(self) -> None:
+        page, room = self.page, self.page.room
+        if not room.is_host(page.token_hash) or room.stage.value != "playing":
+            return
+        _ = page.t
+        token_hash, step = page.token_hash, int(self.p.get("step", -1))
+        with ui.row().classes("w-full justify-center gap-2"):
+            if room.paused:
+                ui.button(_("Resume"), icon="play_arrow",
+                          on_click=lambda: components.guarded(_, lambda: room.resume(token_hash))).mark("resume")
+            else:
+                ui.button(_("Pause"), icon="pause",
+                          on_click=lambda: components.guarded(_, lambda: room.pause(token_hash))).mark("pause")
+            ui.button(_("+30 s"), on_click=lambda: components.guarded(_, lambda: room.extend(token_hash))).mark(
+                "extend")
+            ui.button(_("Skip"), icon="skip_next",
+                      on_click=lambda: components.guarded(_, lambda: room.skip(token_hash, step))).mark("skip")
+
+    @ui.refreshable_method
+    def role_card(self) -> None:
+        me = self.me
+        if me is None:
+            return
+        _, rules = self.page.t, self.p["rules"]
+
+        def toggle() -> None:
+            self.page.role_shown = not self.page.role_shown
+            self.role_card.refresh()
+
+        with ui.card().classes("mafia-card"):
+            if not self.page.role_shown:
+                ui.button(_("Tap to see your role"), icon="visibility", on_click=toggle).classes(
+                    "w-full mafia-target").mark("show-role")
+                return
+            role = str(me["role"])
+            ui.label(wording.role_name(_, rules, role)).classes("mafia-big").mark("my-role")
+            team = self.p.get("teams", {}).get(str(me["seat"]))
+            if team:
+                ui.label(_("Team: {team}").format(team=wording.team_name(_, team)))
+            ui.label(wording.role_description(_, rules, role))
+            others = {int(seat): str(r) for seat, r in self.p.get("roles", {}).items() if int(seat) != me["seat"]}
+            if others:
+                ui.label(_("You know:")).classes("font-bold")
+                for seat, other in sorted(others.items()):
+                    ui.label(_("{name}: {role}").format(name=self.name_of(seat),
+                                                        role=wording.role_name(_, rules, other)))
+            ui.button(_("Hide my role"), icon="visibility_off", on_click=toggle).classes("w-full mafia-target").mark(
+                "hide-role")
+
+    @ui.refreshable_method
+    def panel(self) -> None:
+        phase = self.p["phase"]
+        if phase == "ended":
+            outcome.render(self)
+        elif phase == "night":
+            night.render(self)
+        else:
+            day.render(self)
+        if self.viewer.kind == "moderator" and self.action("foul"):
+            day.moderator_panel(self)
+
+    def news(self) -> None:
+        """Announcements and private results of the last night and day, then everything before."""
+        room, _ = self.page.room, self.page.t
+        state = room.state
+        if state is None:
+            return
+        me = self.me["seat"] if self.me else 0
+        now = half_of(state.rules, int(self.p["day"]), self.p["phase"])
+        recent: list[str] = []
+        older: list[str] = []
+        for event_day, phase, event in dated_events(state, self.viewer):
+            text = wording.event_text(_, state.rules, event, self.name_of, me, phase)
+            if text is None:
+                continue
+            (recent if half_of(state.rules, event_day, phase) >= now - 1 else older).append(text)
+        if recent:
+            with ui.card().classes("mafia-card"):
+                ui.label(_("News")).classes("font-bold")
+                for text in recent:
+                    ui.label(text).mark("news")
+        if older:
+            with ui.expansion(_("Earlier")).classes("w-full"):
+                for text in older:
+                    ui.label(text)
+
+    def players(self) -> None:
+        room, _ = self.page.room, self.page.t
+        p = self.p
+        alive = set(p.get("alive", []))
+        roles = {int(seat): str(role) for seat, role in p.get("roles", {}).items()}
+        everything = self.viewer.kind == "moderator" or p["phase"] == "ended"
+        fouls = {int(seat): float(value) for seat, value in p.get("fouls", {}).items()}
+        with ui.expansion(_("Players"), value=p["phase"] != "night").classes("w-full"):
+            for seat in range(1, len(room.seating) + 1):
+                with ui.row().classes("w-full items-center no-wrap gap-2"):
+                    components.presence_dot(room.is_connected(room.seating[seat - 1].token_hash))
+                    label = ui.label(self.name_of(seat)).classes("grow break-all")
+                    if seat not in alive:
+                        label.classes("mafia-dead")
+                    if seat in roles and (everything or seat not in alive):
+                        ui.label(wording.role_name(_, p["rules"], roles[seat])).classes("mafia-muted")
+                    if fouls.get(seat):
+                        ui.badge(_("fouls: {count}").format(count=_.number(fouls[seat])), color="warning")
+                    if seat == p.get("speaker"):
+                        ui.icon("record_voice_over")
+
+    def chat(self) -> None:
+        page, room, _ = self.page, self.page.room, self.page.t
+        channels = self.p.get("chat", {"read": [], "write": []})
+        if not channels["read"]:
+            return
+        with ui.card().classes("mafia-card"):
+            ui.label(_("Chat")).classes("font-bold")
+            page.chat_box = ui.column().classes("mafia-chat gap-1").mark("chat")
+            with page.chat_box:
+                for line in room.chat:
+                    if line.channel in channels["read"]:
+                        self.chat_line(line)
+            writable = list(channels["write"])
+            if not writable:
+                return
+            names = {"room": _("Everyone"), "mafia": _("Mafia team"), "dead": _("The dead")}
+            target = ui.select({c: names.get(c, c) for c in writable}, value=writable[0]).classes("w-full")
+            if len(writable) == 1:
+                target.set_visibility(False)
+            with ui.row().classes("w-full no-wrap"):
+                box = ui.input(placeholder=_("Message")).props("maxlength=300").classes("grow").mark("chat-input")
+
+                async def send() -> None:
+                    text = box.value or ""
+                    if await components.guarded(_, lambda: room.say(page.token_hash, str(target.value), text)):
+                        box.value = ""
+
+                box.on("keydown.enter", send)
+                ui.button(icon="send", on_click=send).props(f'aria-label="{_("Send")}"').mark("chat-send")
+
+    def chat_line(self, line: ChatLine) -> None:
+        _ = self.page.t
+        with ui.row().classes("gap-1 no-wrap items-baseline"):
+            if line.channel == "mafia":
+                ui.badge(_("mafia"), color="negative")
+            elif line.channel == "dead":
+                ui.badge(_("dead"), color="grey")
+            author = self.name_of(line.seat) if line.seat else _("Moderator")
+            ui.label(author + ":").classes("font-bold whitespace-nowrap")
+            ui.label(line.text).classes("break-all")

@@ -1,0 +1,72 @@
+"""``/``: create a room (your name, the rule set, the language) or join one by its code."""
+
+from __future__ import annotations
+
+from nicegui import ui
+from starlette.requests import Request
+
+from engine.errors import RuleError
+from webgame import store
+from webgame.errors import Refusal
+from webgame.i18n import LANGUAGES
+from webgame.pages import components, wording
+from webgame.rooms import RULE_SETS, Stage, registry
+
+
+def register() -> None:
+    @ui.page("/")
+    def home(request: Request) -> None:
+        identity = components.read_identity(request)
+        _ = components.tr(identity.language)
+        components.page_head()
+        busy = {"now": False}
+
+        async def create() -> None:
+            if busy["now"]:
+                return
+            busy["now"] = True
+            try:
+                token = store.new_seat_token()
+                language = str(language_select.value or identity.language)
+                try:
+                    room = await registry.create(token=token, name=name.value or "", rules=str(rules.value),
+                                                 language=language)
+                except (Refusal, RuleError) as error:
+                    components.refuse(_, error)
+                    return
+                identity.keep_token(room.code, token)
+                identity.storage["lang"] = language
+                ui.navigate.to(f"/r/{room.code}")
+            finally:
+                busy["now"] = False
+
+        async def join() -> None:
+            typed = store.normalize_code(code.value or "")
+            if not typed or any(char not in store.CODE_ALPHABET for char in typed):
+                ui.notify(_("A room code has 5 letters and digits, like K7QXM."), type="warning", position="top")
+                return
+            room = await registry.find(typed)
+            if room is None:
+                ui.notify(_("There is no room with this code."), type="warning", position="top")
+                return
+            if room.stage is Stage.FINISHED and identity.token_for(room.code) is None:
+                ui.notify(_("The game in this room is over."), type="warning", position="top")
+                return
+            ui.navigate.to(f"/r/{room.code}")
+
+        with ui.column().classes("mafia-page"):
+            components.header(_, identity)
+            with ui.card().classes("mafia-card"):
+                ui.label(_("Start a new room")).classes("text-lg font-bold")
+                name = ui.input(_("Your name")).props("maxlength=40").classes("w-full").mark("create-name")
+                rules = ui.select({key: _(wording.RULE_SET_NAMES[key]) for key in RULE_SETS}, value="uz",
+                                  label=_("Rule set")).classes("w-full").mark("create-rules")
+                language_select = ui.select(LANGUAGES, value=identity.language, label=_("Language")).classes(
+                    "w-full").mark("create-language")
+                ui.button(_("Create the room"), on_click=create).classes("w-full mafia-target").mark("create")
+            with ui.card().classes("mafia-card"):
+                ui.label(_("Join a room")).classes("text-lg font-bold")
+                code = ui.input(_("Room code")).props("maxlength=12 autocapitalize=characters").classes(
+                    "w-full").mark("join-code")
+                code.on("keydown.enter", join)
+                ui.button(_("Join"), on_click=join).classes("w-full mafia-target").mark("join-room")

@@ -1,0 +1,275 @@
+"""The lobby part of a room page: the QR code, the join form, the seats, the host's settings, the start.
+
+Only the host gets controls (and the room refuses them from anyone else anyway). The host's own inputs
+are not rebuilt when he changes a value, so typing is never interrupted; everyone else's summary is.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from nicegui import ui
+
+from engine.dealing import PLAYER_RANGE, table
+from engine.errors import RuleError
+from engine.options import OPTION_TABLES, OptionSpec
+from webgame import store
+from webgame.errors import Refusal
+from webgame.pages import components, wording
+from webgame.rooms import RULE_SETS
+
+if TYPE_CHECKING:
+    from webgame.pages.room import RoomPage
+
+
+class LobbyView:
+    def __init__(self, page: RoomPage) -> None:
+        self.page = page
+
+    @property
+    def is_host(self) -> bool:
+        return self.page.room.is_host(self.page.token_hash)
+
+    def render(self) -> None:
+        _, room = self.page.t, self.page.room
+        seat = room.seat_by_hash(self.page.token_hash)
+        with ui.card().classes("mafia-card items-center"):
+            ui.label(_("Room code")).classes("mafia-muted")
+            ui.label(room.code).classes("mafia-big tracking-widest")
+            components.room_qr(self.page.url)
+            ui.label(self.page.url).classes("text-sm break-all mafia-muted")
+        if seat is None:
+            self.join_form()
+        self.seats()
+        if self.is_host:
+            self.host_settings()
+        else:
+            self.settings_summary()
+        self.role_preview()
+        self.start_bar()
+
+    def changed(self, what: str) -> None:
+        """A lobby change: rebuild only the parts it touches (never the host's own inputs)."""
+        if what in ("seats", "presence"):
+            self.seats.refresh()
+        if what == "settings" and not self.is_host:
+            self.settings_summary.refresh()
+        if what in ("seats", "settings"):
+            self.role_preview.refresh()
+            self.start_bar.refresh()
+
+    # ------------------------------------------------------------ joining
+
+    def join_form(self) -> None:
+        _, room = self.page.t, self.page.room
+        with ui.card().classes("mafia-card"):
+            ui.label(_("Join this game")).classes("text-lg font-bold")
+            name = ui.input(_("Your name"), validation=None).props("maxlength=40 autofocus").classes("w-full")
+            name.mark("join-name")
+
+            async def join() -> None:
+                if self.page.busy:
+                    return
+                self.page.busy = True
+                try:
+                    token = store.new_seat_token()
+                    try:
+                        await room.join(token, name.value or "")
+                    except (Refusal, RuleError) as error:
+                        components.refuse(_, error)
+                        return
+                    self.page.identity.keep_token(room.code, token)
+                    self.page.seated(store.hash_token(token))
+                finally:
+                    self.page.busy = False
+
+            name.on("keydown.enter", join)
+            ui.button(_("Join"), on_click=join).classes("w-full mafia-target").mark("join")
+
+    # ------------------------------------------------------------ seats
+
+    @ui.refreshable_method
+    def seats(self) -> None:
+        _, room = self.page.t, self.page.room
+        players = room.players()
+        with ui.card().classes("mafia-card"):
+            ui.label(_("Players: {count}").format(count=_.number(len(players)))).classes("text-lg font-bold")
+            number = 0
+            for index, seat in enumerate(room.seats):
+                moderator = room.moderated and seat.token_hash == room.host_hash
+                with ui.row().classes("w-full items-center no-wrap gap-2"):
+                    components.presence_dot(room.is_connected(seat.token_hash))
+                    if moderator:
+                        ui.label(seat.name).classes("grow break-all")
+                    else:
+                        number += 1
+                        ui.label(wording.seat_label(_, number, seat.name)).classes("grow break-all")
+                    if seat.token_hash == room.host_hash:
+                        ui.badge(_("moderator") if moderator else _("host"))
+                    if seat.token_hash == self.page.token_hash:
+                        ui.badge(_("you"), color="positive")
+                    if self.is_host:
+                        self._seat_controls(seat.id, index, len(room.seats), seat.token_hash == room.host_hash)
+
+    def _seat_controls(self, seat_id: int, index: int, count: int, is_host_seat: bool) -> None:
+        _, room, token_hash = self.page.t, self.page.room, self.page.token_hash
+
+        async def move(delta: int) -> None:
+            await components.guarded(_, lambda: room.move_seat(token_hash, seat_id, delta))
+
+        async def remove() -> None:
+            await components.guarded(_, lambda: room.remove_seat(token_hash, seat_id))
+
+        async def make_host() -> None:
+            await components.guarded(_, lambda: room.make_host(token_hash, seat_id))
+
+        up = ui.button(icon="arrow_upward", on_click=lambda: move(-1)).props("flat dense round")
+        up.props(f'aria-label="{_("Move up")}"').mark(f"up-{seat_id}").set_enabled(index > 0)
+        down = ui.button(icon="arrow_downward", on_click=lambda: move(1)).props("flat dense round")
+        down.props(f'aria-label="{_("Move down")}"').mark(f"down-{seat_id}").set_enabled(index < count - 1)
+        if not is_host_seat:
+            with ui.button(icon="star_outline", on_click=make_host).props("flat dense round").mark(f"host-{seat_id}"):
+                ui.tooltip(_("Make host"))
+            with ui.button(icon="close", on_click=remove).props("flat dense round color=negative").mark(
+                    f"remove-{seat_id}"):
+                ui.tooltip(_("Remove from the table"))
+
+    # ------------------------------------------------------------ settings
+
+    def host_settings(self) -> None:
+        _, room, token_hash = self.page.t, self.page.room, self.page.token_hash
+        with ui.card().classes("mafia-card"):
+            ui.label(_("Settings")).classes("text-lg font-bold")
+
+            async def set_rules(event: Any) -> None:
+                await components.guarded(_, lambda: room.set_rules(token_hash, str(event.value)))
+
+            ui.select({name: _(wording.RULE_SET_NAMES[name]) for name in RULE_SETS}, value=room.rules,
+                      label=_("Rule set"), on_change=set_rules).classes("w-full").mark("rules")
+            if room.rules == "uk":
+                async def set_moderated(event: Any) -> None:
+                    await components.guarded(_, lambda: room.set_moderated(token_hash, bool(event.value)))
+
+                ui.switch(_("I moderate: I run the game and give fouls instead of playing"),
+                          value=room.moderated, on_change=set_moderated).mark("moderated")
+            self._player_limits()
+            ui.label(_("Timers")).classes("font-bold mt-2")
+            for spec in OPTION_TABLES[room.rules]:
+                if spec.timer:
+                    self._option_input(spec)
+            with ui.expansion(_("Rules options")).classes("w-full"):
+                for spec in OPTION_TABLES[room.rules]:
+                    if not spec.timer:
+                        self._option_input(spec)
+
+    def _player_limits(self) -> None:
+        _, room, token_hash = self.page.t, self.page.room, self.page.token_hash
+        floor, ceiling = PLAYER_RANGE[room.rules]
+        low, high = room.player_limits()
+        ui.label(_("Allowed player counts ({low}-{high})").format(low=floor, high=ceiling)).classes("font-bold mt-2")
+        with ui.row().classes("w-full no-wrap"):
+            smallest = ui.number(_("At least"), value=low, min=floor, max=ceiling, precision=0).props(
+                "debounce=600").classes("grow").mark("min-players")
+            largest = ui.number(_("At most"), value=high, min=floor, max=ceiling, precision=0).props(
+                "debounce=600").classes("grow").mark("max-players")
+
+        async def apply() -> None:
+            if smallest.value is None or largest.value is None:
+                return
+            await components.guarded(_, lambda: room.set_player_limits(
+                token_hash, int(smallest.value), int(largest.value)))
+
+        smallest.on_value_change(apply)
+        largest.on_value_change(apply)
+
+    def _option_input(self, spec: OptionSpec) -> None:
+        _, room, token_hash = self.page.t, self.page.room, self.page.token_hash
+        value = room.engine_options()[spec.name]
+        label = _(spec.label)
+
+        async def save(new: object) -> None:
+            await components.guarded(_, lambda: room.set_option(token_hash, spec.name, new))
+
+        if isinstance(spec.default, bool):
+            ui.switch(label, value=bool(value), on_change=lambda e: save(bool(e.value))).mark(f"option-{spec.name}")
+        elif isinstance(spec.default, int):
+            def in_range(v: float | None) -> bool:
+                return v is not None and spec.minimum <= v <= spec.maximum
+
+            async def save_number(event: Any) -> None:
+                if in_range(event.value):
+                    await save(int(event.value))
+
+            message = _("From {low} to {high}").format(low=_.number(spec.minimum), high=_.number(spec.maximum))
+            field = ui.number(label, value=int(value), min=spec.minimum, max=spec.maximum, precision=0,
+                              validation={message: in_range}, on_change=save_number)
+            field.props("debounce=600").classes("w-full").mark(f"option-{spec.name}")
+            if spec.timer:
+                field.props(f'suffix="{_("s")}"')
+        else:
+            choices = {choice: wording.choice_label(_, choice) for choice in spec.choices}
+            ui.select(choices, value=value, label=label, on_change=lambda e: save(str(e.value))).classes(
+                "w-full").mark(f"option-{spec.name}")
+        if not spec.timer:
+            ui.label(_(spec.help)).classes("text-sm mafia-muted")
+
+    @ui.refreshable_method
+    def settings_summary(self) -> None:
+        _, room = self.page.t, self.page.room
+        options = room.engine_options()
+        with ui.card().classes("mafia-card"):
+            ui.label(_(wording.RULE_SET_NAMES[room.rules])).classes("text-lg font-bold")
+            low, high = room.player_limits()
+            ui.label(_("Players: {low} to {high}").format(low=_.number(low), high=_.number(high)))
+            if room.moderated:
+                ui.label(_("The host moderates this game."))
+            for spec in OPTION_TABLES[room.rules]:
+                if spec.timer:
+                    ui.label(_("{label}: {seconds}").format(label=_(spec.label),
+                                                            seconds=_.seconds(int(options[spec.name]))))
+            with ui.expansion(_("Rules options")).classes("w-full"):
+                for spec in OPTION_TABLES[room.rules]:
+                    if spec.timer:
+                        continue
+                    value = options[spec.name]
+                    if isinstance(value, bool):
+                        shown = _("on") if value else _("off")
+                    elif isinstance(value, int):
+                        shown = _.number(value)
+                    else:
+                        shown = wording.choice_label(_, value)
+                    ui.label(_("{label}: {value}").format(label=_(spec.label), value=shown))
+
+    @ui.refreshable_method
+    def role_preview(self) -> None:
+        _, room = self.page.t, self.page.room
+        low, high = room.player_limits()
+        count = min(max(len(room.players()), low), high)
+        roles = Counter(str(role) for role in table(room.rules, count, room.engine_options()))
+        with ui.card().classes("mafia-card"):
+            ui.label(_("Roles dealt with {count} players").format(count=_.number(count))).classes("font-bold")
+            for role, number in sorted(roles.items(), key=lambda item: -item[1]):
+                ui.label(_("{count} × {role}").format(count=_.number(number),
+                                                      role=wording.role_name(_, room.rules, role)))
+
+    @ui.refreshable_method
+    def start_bar(self) -> None:
+        _, room, token_hash = self.page.t, self.page.room, self.page.token_hash
+        problem = room.start_problem()
+        reason = _(problem[0]).format(**problem[1]) if problem else ""
+        if self.is_host:
+            async def start() -> None:
+                if self.page.busy:
+                    return
+                self.page.busy = True
+                try:
+                    await components.guarded(_, lambda: room.start(token_hash))
+                finally:
+                    self.page.busy = False
+
+            button = ui.button(reason or _("Start the game"), on_click=start).classes("w-full mafia-target")
+            button.mark("start").set_enabled(problem is None)
+        else:
+            ui.label(reason or _("Waiting for the host to start the game.")).classes("mafia-muted")
+

@@ -1,0 +1,153 @@
+"""``/r/CODE/screen``: the room's screen for a TV, in big type, from the spectator's projection only.
+
+Lobby: the QR code and who has joined. Game: the phase, the countdown, the living and the dead, the public
+announcements, the vote tally. After the game: the winner, every role and the timeline.
+"""
+
+from __future__ import annotations
+
+from nicegui import Client, ui
+from starlette.requests import Request
+
+from engine.knowledge import SPECTATOR
+from engine.view import view
+from webgame.i18n import Translator
+from webgame.identity import BrowserIdentity
+from webgame.pages import components, outcome, wording
+from webgame.pages.game_view import dated_events, half_of
+from webgame.rooms import ChatLine, Room, Stage, registry
+
+
+class ScreenPage:
+    def __init__(self, room: Room, identity: BrowserIdentity, request: Request, client: Client) -> None:
+        self.room = room
+        self.identity = identity
+        self.t: Translator = components.tr(identity.language)
+        self.url = components.room_url(request, room.code)
+        self.client = client
+        self.countdown: ui.label | None = None
+        self.dark = ui.dark_mode(True)
+
+    def build(self) -> None:
+        _ = self.t
+        with ui.column().classes("mafia-page mafia-tv"):
+            components.header(_, self.identity, _("Mafia · room {code}").format(code=self.room.code))
+            self.body()
+        ui.timer(0.5, self.tick)
+        self.room.subscribe(self)
+        self.client.on_delete(lambda: self.room.unsubscribe(self))
+
+    def room_changed(self, what: str) -> None:
+        if what == "clock":
+            self.tick()
+            return
+        self.body.refresh()
+
+    def chat_added(self, line: ChatLine) -> None:
+        """The TV shows no chat."""
+
+    def tick(self) -> None:
+        if self.countdown is None or self.countdown.is_deleted:
+            return
+        _ = self.t
+        remaining = self.room.remaining()
+        if remaining is None:
+            self.countdown.set_text("")
+        elif self.room.paused:
+            self.countdown.set_text(_("{time} (paused)").format(time=_.countdown(remaining)))
+        else:
+            self.countdown.set_text(_.countdown(remaining))
+
+    def name_of(self, seat: int) -> str:
+        return wording.seat_label(self.t, seat, self.room.name_of(seat))
+
+    @ui.refreshable_method
+    def body(self) -> None:
+        self.countdown = None
+        room, _ = self.room, self.t
+        if room.stage is Stage.LOBBY or room.state is None:
+            self._lobby()
+            return
+        p = view(room.state, SPECTATOR, room.public())
+        if room.stage is Stage.FINISHED:
+            outcome.show(_, p, self.name_of)
+            with ui.row().classes("w-full justify-center"):
+                components.room_qr(self.url)
+            return
+        with ui.card().classes("mafia-card items-center"):
+            ui.label(wording.phase_title(_, p["phase"], int(p["day"]))).classes("mafia-big").mark("phase")
+            self.countdown = ui.label("").classes("mafia-countdown").mark("countdown")
+            self.tick()
+            if p.get("speaker"):
+                ui.label(_("Now speaking: {name}").format(name=self.name_of(int(p["speaker"])))).classes("mafia-big")
+        alive = [int(s) for s in p.get("alive", [])]
+        dead = [s for s in range(1, len(room.seating) + 1) if s not in alive]
+        roles = {int(seat): str(role) for seat, role in p.get("roles", {}).items()}
+        with ui.row().classes("w-full gap-4 no-wrap items-start"):
+            with ui.card().classes("grow"):
+                ui.label(_("Alive")).classes("font-bold")
+                for seat in alive:
+                    ui.label(self.name_of(seat))
+            with ui.card().classes("grow"):
+                ui.label(_("Dead")).classes("font-bold")
+                for seat in dead:
+                    text = self.name_of(seat)
+                    if seat in roles:
+                        text = _("{name}: {role}").format(name=text, role=wording.role_name(_, p["rules"], roles[seat]))
+                    ui.label(text).classes("mafia-dead")
+        self._tally(p)
+        now = half_of(room.state.rules, int(p["day"]), p["phase"])
+        news = [wording.event_text(_, room.state.rules, event, self.name_of, 0, phase)
+                for day, phase, event in dated_events(room.state, SPECTATOR)
+                if half_of(room.state.rules, day, phase) >= now - 1]
+        lines = [line for line in news if line]
+        if lines:
+            with ui.card().classes("mafia-card"):
+                ui.label(_("News")).classes("font-bold")
+                for line in lines:
+                    ui.label(line).mark("news")
+
+    def _tally(self, p: dict[str, object]) -> None:
+        _ = self.t
+        votes = p.get("votes") or {}
+        if p.get("phase") != "vote" or not isinstance(votes, dict):
+            return
+        counts: dict[int, int] = {}
+        for target in votes.values():
+            if target is not None:
+                counts[int(target)] = counts.get(int(target), 0) + 1
+        with ui.card().classes("mafia-card"):
+            ui.label(_("Votes")).classes("font-bold")
+            for target, count in sorted(counts.items(), key=lambda item: -item[1]):
+                ui.label(_("{name}: {count}").format(name=self.name_of(target), count=_.number(count))).mark("tally")
+
+    def _lobby(self) -> None:
+        room, _ = self.room, self.t
+        with ui.row().classes("w-full gap-8 items-center justify-center"):
+            components.room_qr(self.url)
+            with ui.column():
+                ui.label(_("Scan to join, or open:")).classes("mafia-big")
+                ui.label(self.url).classes("break-all")
+                ui.label(room.code).classes("mafia-big tracking-widest").mark("code")
+        with ui.card().classes("mafia-card"):
+            players = room.players()
+            ui.label(_("Players: {count}").format(count=_.number(len(players)))).classes("font-bold")
+            for number, seat in enumerate(players, 1):
+                with ui.row().classes("items-center gap-2"):
+                    components.presence_dot(room.is_connected(seat.token_hash))
+                    ui.label(wording.seat_label(_, number, seat.name))
+
+
+def register() -> None:
+    @ui.page("/r/{code}/screen")
+    async def screen(code: str, request: Request) -> None:
+        identity = components.read_identity(request)
+        _ = components.tr(identity.language)
+        components.page_head()
+        room = await registry.find(code)
+        if room is None:
+            with ui.column().classes("mafia-page"):
+                components.header(_, identity)
+                ui.label(_("There is no room with this code.")).classes("mafia-big")
+            return
+        ScreenPage(room, identity, request, ui.context.client).build()

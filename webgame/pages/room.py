@@ -1,0 +1,169 @@
+"""``/r/CODE``: one phone's page of a room, from the lobby through the game to its results.
+
+Each browser tab gets its own ``RoomPage``. Its identity (the seat token's hash) and language are read
+once, when the page is built, and kept on the object; every re-render, whoever's tap or the clock caused
+it, builds the tree from this object's own projection (``engine.view.view`` for its own viewer). Nothing
+here reads ``app.storage.user`` after the builder, and no refresh passes arguments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from nicegui import Client, ui
+from starlette.requests import Request
+
+from engine.state import Phase
+from webgame.identity import BrowserIdentity
+from webgame.pages import components
+from webgame.pages.game_view import GameView
+from webgame.pages.lobby import LobbyView
+from webgame.rooms import ChatLine, Room, Stage, registry
+
+COUNTDOWN_INTERVAL = 0.5
+
+
+@dataclass(slots=True)
+class NightChoice:
+    """What this phone has picked but not yet confirmed (kept across re-renders of one step)."""
+
+    step: int = -1
+    act: str = ""
+    target: int | None = None
+    note: bool = False
+
+
+class RoomPage:
+    """One tab's view of one room. Not a dataclass: refreshables tell their copies apart by identity."""
+
+    def __init__(self, room: Room, identity: BrowserIdentity, request: Request, client: Client) -> None:
+        self.room = room
+        self.identity = identity
+        self.t = components.tr(identity.language)
+        self.token_hash = identity.token_hash_for(room.code)
+        self.client = client
+        self.url = components.room_url(request, room.code)
+        self.choice = NightChoice()
+        self.role_shown = False
+        self.buzzed_step = -1
+        self.wake_lock = False
+        self.busy = False
+        self.countdown: ui.label | None = None
+        self.chat_box: ui.column | None = None
+        self.counted_hash: str | None = None
+        self.dark = ui.dark_mode(False)
+        self.lobby = LobbyView(self)
+        self.game = GameView(self)
+
+    # ------------------------------------------------------------ building
+
+    def build(self) -> None:
+        _ = self.t
+        with ui.column().classes("mafia-page"):
+            components.header(_, self.identity, _("Mafia · room {code}").format(code=self.room.code))
+            self.body()
+        ui.timer(COUNTDOWN_INTERVAL, self.tick)
+        self.room.subscribe(self)
+        self.client.on_connect(self._connected)
+        self.client.on_disconnect(self._disconnected)
+        self.client.on_delete(self._deleted)
+
+    @ui.refreshable_method
+    def body(self) -> None:
+        self.countdown = None
+        self.chat_box = None
+        if self.room.stage is Stage.LOBBY:
+            self.dark.value = False
+            self._wake(False)
+            self.lobby.render()
+        else:
+            self.game.render()
+
+    # ------------------------------------------------------------ room events
+
+    def room_changed(self, what: str) -> None:
+        if what == "clock":
+            self.game.clock_bar.refresh()
+            self.tick()
+            return
+        if self.room.stage is Stage.LOBBY and what in ("seats", "presence", "settings"):
+            self.lobby.changed(what)
+            return
+        self.body.refresh()
+
+    def chat_added(self, line: ChatLine) -> None:
+        if self.chat_box is None or self.chat_box.is_deleted:
+            return
+        if line.channel in self.game.readable_channels():
+            with self.chat_box:
+                self.game.chat_line(line)
+
+    def tick(self) -> None:
+        """The countdown, updated in place from the room's absolute deadline."""
+        if self.countdown is None or self.countdown.is_deleted:
+            return
+        _ = self.t
+        remaining = self.room.remaining()
+        if remaining is None:
+            self.countdown.set_text("")
+        elif self.room.paused:
+            self.countdown.set_text(_("{time} (paused)").format(time=_.countdown(remaining)))
+        else:
+            self.countdown.set_text(_.countdown(remaining))
+
+    # ------------------------------------------------------------ identity and presence
+
+    def seated(self, token_hash: str) -> None:
+        """This tab has just taken a seat (the join form)."""
+        if self.counted_hash is not None:
+            self.room.client_disconnected(self.counted_hash)
+        self.token_hash = token_hash
+        self.counted_hash = token_hash
+        self.room.client_connected(token_hash)
+        self.body.refresh()
+
+    def _connected(self) -> None:
+        if self.counted_hash is None and self.token_hash is not None:
+            self.counted_hash = self.token_hash
+            self.room.client_connected(self.token_hash)
+
+    def _disconnected(self) -> None:
+        if self.counted_hash is not None:
+            counted, self.counted_hash = self.counted_hash, None
+            self.room.client_disconnected(counted)
+
+    def _deleted(self) -> None:
+        self._disconnected()
+        self.room.unsubscribe(self)
+
+    # ------------------------------------------------------------ phone helpers (static JS, no player text)
+
+    def buzz(self, step: int) -> None:
+        if step != self.buzzed_step:
+            self.buzzed_step = step
+            self.client.run_javascript("window.mafiaBuzz && window.mafiaBuzz()")
+
+    def _wake(self, on: bool) -> None:
+        if on != self.wake_lock:
+            self.wake_lock = on
+            self.client.run_javascript(f"window.mafiaWakeLock && window.mafiaWakeLock({'true' if on else 'false'})")
+
+    def in_game(self, phase: str) -> None:
+        self.dark.value = phase == Phase.NIGHT
+        self._wake(phase != Phase.ENDED)
+
+
+def register() -> None:
+    @ui.page("/r/{code}")
+    async def room_page(code: str, request: Request) -> None:
+        identity = components.read_identity(request)
+        _ = components.tr(identity.language)
+        components.page_head()
+        room = await registry.find(code)
+        if room is None:
+            with ui.column().classes("mafia-page"):
+                components.header(_, identity)
+                ui.label(_("There is no room with this code.")).classes("mafia-big")
+                ui.link(_("Back to the start page"), "/")
+            return
+        RoomPage(room, identity, request, ui.context.client).build()

@@ -1,0 +1,242 @@
+"""What the game says, in the reader's language: phase titles, role names, announcements, the timeline.
+
+Every sentence is one message id with named placeholders; names come in through ``.format`` (and are
+shown by ``ui.label``, which escapes them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engine.roles import ROLE_TABLES, TEAM_NAMES, Role, Team
+from webgame.i18n import N_, Translator
+
+NameOf = Callable[[int], str]
+
+# Readable labels of the option tables' choice values (the engine's values are ids).
+CHOICE_LABELS: dict[str, str] = {
+    "lowest_mafia": N_("The lowest-numbered mafia chooses"),
+    "none": N_("The mafia stops killing"),
+    "acting_don": N_("Only the one who chooses the kill"),
+    "any_member": N_("Any mafia-team player"),
+    "peaceful": N_("Peaceful"),
+    "mafia": N_("Mafia"),
+    "killer_mafia_commissar": N_("Killer, then mafia, then commissar"),
+    "mafia_commissar_killer": N_("Mafia, then commissar, then killer"),
+    "nobody": N_("Nobody"),
+    "random": N_("One of them at random"),
+    "civilian": N_("A civilian"),
+    "hobo": N_("A hobo"),
+    "eliminated_except_day_one": N_("Eliminated, except on day 1"),
+    "always_eliminated": N_("Always eliminated"),
+    "never_eliminated": N_("Never eliminated"),
+    "last_nominee": N_("Goes to the last nominee"),
+    "not_counted": N_("Is lost"),
+    "eliminate_all_vote": N_("A vote on eliminating all of them"),
+}
+
+RULE_SET_NAMES: dict[str, str] = {
+    "uz": N_("Uzbek rules (4-30 players)"),
+    "uk": N_("Ukrainian club rules (8-14 players)"),
+}
+
+WINNERS: dict[str, str] = {
+    "town": N_("The town wins!"),
+    "mafia": N_("The mafia wins!"),
+    "killer": N_("The killer wins!"),
+    "red": N_("The red team wins!"),
+    "black": N_("The black team wins!"),
+    "draw": N_("A draw: nobody wins."),
+}
+
+ACT_LABELS: dict[str, str] = {
+    "kill": N_("Kill"),
+    "check": N_("Check"),
+    "shoot": N_("Shoot"),
+    "heal": N_("Heal"),
+    "block": N_("Block"),
+    "cover": N_("Cover"),
+    "visit": N_("Visit"),
+    "freeze": N_("Freeze"),
+    "suggest": N_("Suggest"),
+    "suspect": N_("Suspect"),
+}
+
+ACT_PROMPTS: dict[str, str] = {
+    "kill": N_("Choose whom to kill tonight."),
+    "check": N_("Choose whom to check tonight."),
+    "shoot": N_("Choose whom to shoot tonight."),
+    "heal": N_("Choose whom to heal tonight."),
+    "block": N_("Choose whom to visit: his action tonight is cancelled."),
+    "cover": N_("Choose whom to cover from the commissar's check."),
+    "visit": N_("Choose whose door to visit tonight."),
+    "freeze": N_("Choose whom to freeze tonight."),
+    "suggest": N_("Suggest a target to the one who chooses the kill."),
+    "suspect": N_("Whom do you suspect tonight?"),
+}
+
+TIMELINE_ACTS: dict[str, str] = {
+    "kill": N_("{name} ({role}) chose to kill {target}."),
+    "check": N_("{name} ({role}) checked {target}."),
+    "shoot": N_("{name} ({role}) shot at {target}."),
+    "heal": N_("{name} ({role}) healed {target}."),
+    "block": N_("{name} ({role}) blocked {target}."),
+    "cover": N_("{name} ({role}) covered {target}."),
+    "visit": N_("{name} ({role}) visited {target}."),
+    "freeze": N_("{name} ({role}) froze {target}."),
+}
+
+DEATH_CAUSES: dict[str, str] = {
+    "mafia": N_("{name} was killed by the mafia."),
+    "commissar": N_("{name} was shot by the commissar."),
+    "killer": N_("{name} was killed by the killer."),
+    "maniac": N_("{name} was killed by the maniac."),
+    "courtesan": N_("{name} was killed by the courtesan."),
+    "kamikaze": N_("{name} was taken along by the kamikaze."),
+    "vote": N_("{name} was voted out."),
+    "fouls": N_("{name} was removed for four fouls."),
+}
+
+CHECK_RESULTS: dict[str, str] = {
+    "peaceful": N_("{checker} checked {target}: peaceful."),
+    "mafia": N_("{checker} checked {target}: mafia."),
+    "red": N_("{checker} checked {target}: red."),
+    "black": N_("{checker} checked {target}: black."),
+}
+
+NOTE_RESULTS: dict[str, str] = {
+    "red": N_("The commissar's note is read out: {target} is red."),
+    "black": N_("The commissar's note is read out: {target} is black."),
+    "peaceful": N_("The commissar's note is read out: {target} is peaceful."),
+    "mafia": N_("The commissar's note is read out: {target} is mafia."),
+}
+
+
+def role_name(_: Translator, rules: str, role: str) -> str:
+    try:
+        return _(ROLE_TABLES[rules][Role(role)].name)
+    except (KeyError, ValueError):
+        return role
+
+
+def role_description(_: Translator, rules: str, role: str) -> str:
+    try:
+        return _(ROLE_TABLES[rules][Role(role)].description)
+    except (KeyError, ValueError):
+        return ""
+
+
+def team_name(_: Translator, team: str) -> str:
+    try:
+        return _(TEAM_NAMES[Team(team)])
+    except ValueError:
+        return team
+
+
+def choice_label(_: Translator, value: str) -> str:
+    label = CHOICE_LABELS.get(value)
+    return _(label) if label else value
+
+
+def phase_title(_: Translator, phase: str, day: int) -> str:
+    titles = {
+        "night": N_("Night {day}"),
+        "discussion": N_("Day {day}: discussion"),
+        "vote": N_("Day {day}: the vote"),
+        "kamikaze": N_("Day {day}: the kamikaze's pick"),
+        "last_words": N_("Day {day}: last words"),
+        "speeches": N_("Day {day}: speeches"),
+        "defence": N_("Day {day}: defence"),
+        "eliminate_all": N_("Day {day}: eliminate them all?"),
+        "ended": N_("The game is over"),
+    }
+    return _(titles.get(phase, N_("Day {day}"))).format(day=_.number(day))
+
+
+def seat_label(_: Translator, seat: int, name: str) -> str:
+    """A player as the table knows him: his number and his name."""
+    return _("{number}. {name}").format(number=_.number(seat), name=name)
+
+
+def event_text(_: Translator, rules: str, event: Mapping[str, Any], name_of: NameOf, me: int,
+               phase: str = "") -> str | None:
+    """One visible event (that happened in ``phase``) as a sentence, or None for events shown elsewhere."""
+    kind = event.get("type")
+    if kind == "death":
+        name = name_of(int(event["seat"]))
+        cause = str(event.get("cause", ""))
+        role = event.get("role")
+        if phase == "night":  # the table learns who died, not by whose hand
+            text = _("{name} died tonight.").format(name=name)
+        elif cause in ("vote", "fouls", "kamikaze"):
+            text = _(DEATH_CAUSES[cause]).format(name=name)
+        else:
+            text = _("{name} died.").format(name=name)
+        if role:
+            text += " " + _("Role: {role}.").format(role=role_name(_, rules, str(role)))
+        return text
+    if kind == "check":
+        result = str(event["result"])
+        return _(CHECK_RESULTS.get(result, CHECK_RESULTS["peaceful"])).format(
+            checker=name_of(int(event["seat"])), target=name_of(int(event["target"])))
+    if kind == "note":
+        return _(NOTE_RESULTS.get(str(event["result"]), NOTE_RESULTS["red"])).format(
+            target=name_of(int(event["target"])))
+    if kind == "witness":
+        attackers = _.join(name_of(int(seat)) for seat in event.get("attackers", []))
+        return _("At {target}'s door you saw: {attackers}.").format(
+            target=name_of(int(event["target"])), attackers=attackers)
+    if kind == "frozen":
+        return _("You were frozen tonight: your action had no effect.")
+    if kind == "role_change":
+        seat = int(event["seat"])
+        role = role_name(_, rules, str(event["role"]))
+        if seat == me:
+            return _("You are now: {role}.").format(role=role)
+        return _("{name} is now: {role}.").format(name=name_of(seat), role=role)
+    if kind == "nomination":
+        return _("{name} nominated {target}.").format(name=name_of(int(event["seat"])),
+                                                      target=name_of(int(event["target"])))
+    if kind == "vote_result":
+        eliminated = event.get("eliminated")
+        tied = event.get("tied") or []
+        if eliminated:
+            return _("The vote: {name} is eliminated.").format(name=name_of(int(eliminated)))
+        if tied:
+            return _("The vote is tied between {names}.").format(names=_.join(name_of(int(s)) for s in tied))
+        return _("The vote: nobody is eliminated.")
+    if kind == "foul":
+        return _("{name} gets a foul ({amount}); {total} in all.").format(
+            name=name_of(int(event["seat"])), amount=_.number(float(event["amount"])),
+            total=_.number(float(event["total"])))
+    if kind == "speech_lost":
+        return _("{name} loses this speech for his fouls.").format(name=name_of(int(event["seat"])))
+    if kind == "eliminate_all_result":
+        if event.get("passed"):
+            return _("{yes} of {living} voted to eliminate them all: they are out.").format(
+                yes=_.number(int(event["yes"])), living=_.number(int(event["living"])))
+        return _("{yes} of {living} voted to eliminate them all: not enough, nobody is out.").format(
+            yes=_.number(int(event["yes"])), living=_.number(int(event["living"])))
+    if kind == "game_over":
+        return _(WINNERS.get(str(event.get("winner")), WINNERS["draw"]))
+    return None
+
+
+def timeline_text(_: Translator, rules: str, item: Mapping[str, Any], name_of: NameOf) -> str | None:
+    """One line of the after-game timeline: a night choice, or an event with its real cause."""
+    if item.get("type") == "choice":
+        template = TIMELINE_ACTS.get(str(item.get("act")))
+        if template is None or item.get("target") is None:
+            return None
+        text = _(template).format(name=name_of(int(item["seat"])), role=role_name(_, rules, str(item["role"])),
+                                  target=name_of(int(item["target"])))
+        if item.get("note"):
+            text += " " + _("He left a note.")
+        return text
+    if item.get("type") == "death":
+        cause = str(item.get("cause", ""))
+        template = DEATH_CAUSES.get(cause)
+        if template:
+            return _(template).format(name=name_of(int(item["seat"])))
+    return event_text(_, rules, item, name_of, 0, str(item.get("phase", "")))
