@@ -139,7 +139,7 @@ def random_action(state: GameState, rng: random.Random) -> Action:
     return rng.choice(choices)
 
 
-@SETTINGS
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games)
 def test_a_rejected_action_leaves_the_state_equal(game: tuple[str, int, int]) -> None:
     rules, players, seed = game
@@ -175,9 +175,8 @@ def test_offered_targets_are_exactly_the_accepted_ones(game: tuple[str, int, int
             offered = {a["act"]: set(a["targets"]) for a in view(state, Viewer.of_seat(seat))["actions"]}
             for act in rs.night_powers:
                 for target in range(1, state.n + 1):
-                    probe = copy.deepcopy(state)
-                    try:
-                        rs.validate_night(probe, NightAct(seat, act, target))
+                    try:  # validation never mutates (the rejected-action property checks that)
+                        rs.validate_night(state, NightAct(seat, act, target))
                         accepted = True
                     except RuleError:
                         accepted = False
