@@ -244,8 +244,9 @@ def _remove(state: GameState, seat: int) -> bool:
     if seat in state.candidates:
         state.candidates.remove(seat)
         state.votes = {v: t for v, t in state.votes.items() if t != seat}
-    if state.phase is Phase.NIGHT:
+    if state.phase is Phase.NIGHT:  # he has left the table: his choices tonight go with him
         state.night_done.discard(seat)
+        state.night_acts.pop(seat, None)
         return False
     if state.speaker == seat and state.phase is not Phase.LAST_WORDS:
         return _next_speaker(state)
