@@ -187,6 +187,8 @@ def event_text(_: Translator, rules: str, event: Mapping[str, Any], name_of: Nam
         attackers = _.join(name_of(int(seat)) for seat in event.get("attackers", []))
         return _("At {target}'s door you saw: {attackers}.").format(
             target=name_of(int(event["target"])), attackers=attackers)
+    if kind == "quiet_visit":
+        return _("Nobody came to {target}'s door tonight.").format(target=name_of(int(event["target"])))
     if kind == "frozen":
         return _("You were frozen tonight: your action had no effect.")
     if kind == "role_change":
