@@ -12,9 +12,6 @@ import webgame.app  # noqa: F401 - every webgame module loaded once, so the snap
 from webgame import rooms
 from webgame.db import open_database, tortoise_config
 
-# NiceGUI's simulated users (``user``, ``create_user``); the main file is set in pyproject.toml (main_file).
-pytest_plugins = ["nicegui.testing.user_plugin"]
-
 
 class FakeTime:
     """A clock the test moves by hand: ``registry.now`` and the game clock read it."""
