@@ -14,7 +14,9 @@ from nicegui import ui
 
 from engine.actions import Action
 from engine.knowledge import Viewer, may_read
+from engine.state import GameState, Phase
 from engine.view import chat_channels, view
+from webgame.i18n import Translator
 from webgame.pages import components, day, night, outcome, wording
 from webgame.rooms import ChatLine
 
@@ -35,6 +37,26 @@ def half_of(rules: str, day_number: int, phase: str) -> int:
     if rules == "uz":
         return 2 * day_number + (0 if is_night else 1)
     return 2 * day_number + (1 if is_night else 0)
+
+
+def news_lines(_: Translator, state: GameState, viewer: Viewer, name_of: Callable[[int], str],
+               me: int) -> tuple[list[str], list[str]]:
+    """What this viewer may read, as sentences: (the last night and day, everything before)."""
+    now = half_of(state.rules, state.day, str(state.phase))
+    recent: list[str] = []
+    older: list[str] = []
+    night_deaths = False
+    for event_day, phase, event in dated_events(state, viewer):
+        text = wording.event_text(_, state.rules, event, name_of, me, phase)
+        if text is None:
+            continue
+        is_recent = half_of(state.rules, event_day, phase) >= now - 1
+        night_deaths = night_deaths or (is_recent and phase == "night" and event.get("type") == "death")
+        (recent if is_recent else older).append(text)
+    after_a_night = state.rules == "uz" or state.day > 1
+    if state.phase not in (Phase.NIGHT, Phase.ENDED) and after_a_night and not night_deaths:
+        recent.insert(0, _("Nobody died last night."))
+    return recent, older
 
 
 class GameView:
@@ -140,7 +162,7 @@ class GameView:
                           on_click=lambda: components.guarded(_, lambda: room.pause(token_hash))).mark("pause")
             ui.button(_("+30 s"), on_click=lambda: components.guarded(_, lambda: room.extend(token_hash))).mark(
                 "extend")
-            ui.button(_("Skip"), icon="skip_next",
+            ui.button(_("End now"), icon="skip_next",
                       on_click=lambda: components.guarded(_, lambda: room.skip(token_hash, step))).mark("skip")
 
     @ui.refreshable_method
@@ -189,18 +211,10 @@ class GameView:
     def news(self) -> None:
         """Announcements and private results of the last night and day, then everything before."""
         room, _ = self.page.room, self.page.t
-        state = room.state
-        if state is None:
+        if room.state is None:
             return
         me = self.me["seat"] if self.me else 0
-        now = half_of(state.rules, int(self.p["day"]), self.p["phase"])
-        recent: list[str] = []
-        older: list[str] = []
-        for event_day, phase, event in dated_events(state, self.viewer):
-            text = wording.event_text(_, state.rules, event, self.name_of, me, phase)
-            if text is None:
-                continue
-            (recent if half_of(state.rules, event_day, phase) >= now - 1 else older).append(text)
+        recent, older = news_lines(_, room.state, self.viewer, self.name_of, me)
         if recent:
             with ui.card().classes("mafia-card"):
                 ui.label(_("News")).classes("font-bold")
@@ -260,7 +274,8 @@ class GameView:
                         box.value = ""
 
                 box.on("keydown.enter", send)
-                ui.button(icon="send", on_click=send).props(f'aria-label="{_("Send")}"').mark("chat-send")
+                send_button = ui.button(icon="send", on_click=send).mark("chat-send")
+                send_button.props["aria-label"] = _("Send")
 
     def chat_line(self, line: ChatLine) -> None:
         _ = self.page.t

@@ -124,10 +124,13 @@ class LobbyView:
         async def make_host() -> None:
             await components.guarded(_, lambda: room.make_host(token_hash, seat_id))
 
+        # Translated text goes into the props dict directly: a props string would be parsed (quotes!).
         up = ui.button(icon="arrow_upward", on_click=lambda: move(-1)).props("flat dense round")
-        up.props(f'aria-label="{_("Move up")}"').mark(f"up-{seat_id}").set_enabled(index > 0)
+        up.props["aria-label"] = _("Move up")
+        up.mark(f"up-{seat_id}").set_enabled(index > 0)
         down = ui.button(icon="arrow_downward", on_click=lambda: move(1)).props("flat dense round")
-        down.props(f'aria-label="{_("Move down")}"').mark(f"down-{seat_id}").set_enabled(index < count - 1)
+        down.props["aria-label"] = _("Move down")
+        down.mark(f"down-{seat_id}").set_enabled(index < count - 1)
         if not is_host_seat:
             with ui.button(icon="star_outline", on_click=make_host).props("flat dense round").mark(f"host-{seat_id}"):
                 ui.tooltip(_("Make host"))
@@ -206,7 +209,7 @@ class LobbyView:
                               validation={message: in_range}, on_change=save_number)
             field.props("debounce=600").classes("w-full").mark(f"option-{spec.name}")
             if spec.timer:
-                field.props(f'suffix="{_("s")}"')
+                field.props["suffix"] = _("s")
         else:
             choices = {choice: wording.choice_label(_, choice) for choice in spec.choices}
             ui.select(choices, value=value, label=label, on_change=lambda e: save(str(e.value))).classes(

@@ -14,7 +14,7 @@ from engine.view import view
 from webgame.i18n import Translator
 from webgame.identity import BrowserIdentity
 from webgame.pages import components, outcome, wording
-from webgame.pages.game_view import dated_events, half_of
+from webgame.pages.game_view import news_lines
 from webgame.rooms import ChatLine, Room, Stage, registry
 
 
@@ -96,11 +96,7 @@ class ScreenPage:
                         text = _("{name}: {role}").format(name=text, role=wording.role_name(_, p["rules"], roles[seat]))
                     ui.label(text).classes("mafia-dead")
         self._tally(p)
-        now = half_of(room.state.rules, int(p["day"]), p["phase"])
-        news = [wording.event_text(_, room.state.rules, event, self.name_of, 0, phase)
-                for day, phase, event in dated_events(room.state, SPECTATOR)
-                if half_of(room.state.rules, day, phase) >= now - 1]
-        lines = [line for line in news if line]
+        lines, _older = news_lines(_, room.state, SPECTATOR, self.name_of, 0)
         if lines:
             with ui.card().classes("mafia-card"):
                 ui.label(_("News")).classes("font-bold")
