@@ -273,3 +273,31 @@ async def test_uk_speeches_nominations_and_the_moderators_fouls(create_user: Cal
     await wait_for(lambda: room.state is not None and room.state.speaker == 2)
     await speaker.should_not_see(marker="end-speech")
     await moderator.should_see(marker="speaker", content="Now speaking: 2. P2")
+
+
+async def test_chats_reach_only_their_readers(create_user: Callable[[], User]) -> None:
+    room, users = await start_game(create_user, 6)  # two mafia: they have a night chat
+    mafia = seats_with(room, "mafia")
+    civilian = seats_with(room, "civilian")[0]
+    writer, partner = users[mafia[0] - 1], users[mafia[1] - 1]
+    writer.find(marker="chat-input").type("kill the doctor")
+    writer.find(marker="chat-send").click()
+    await partner.should_see(content="kill the doctor")
+    assert "kill the doctor" not in page_dump(users[civilian - 1])
+    await users[civilian - 1].should_not_see(marker="chat-input")  # the town does not talk at night
+
+    assert room.state is not None
+    hashes = [s.token_hash for s in room.seating]
+    for seat in range(1, 7):
+        action = NightAct(seat, "kill", civilian) if seat == mafia[0] else NightAct(seat, "pass")
+        await room.act(hashes[seat - 1], action)
+    await users[0].should_see(marker="phase", content="Day 1: discussion")
+    alive = next(s for s in range(1, 7) if s not in mafia and s != civilian)
+    users[alive - 1].find(marker="chat-input").type("<b>who</b>?")
+    users[alive - 1].find(marker="chat-send").click()
+    await users[civilian - 1].should_see(content="<b>who</b>?")  # the dead read the room, as text
+    users[civilian - 1].find(marker="chat-input").type("boo from the grave")
+    users[civilian - 1].find(marker="chat-send").click()
+    await settle()
+    assert room.chat[-1].channel == "dead"
+    assert "boo from the grave" not in page_dump(users[alive - 1])

@@ -1,4 +1,4 @@
-"""Plugins for the whole test suite (pytest only accepts ``pytest_plugins`` in a top-level conftest).
+"""Plugins for every test run (pytest only accepts ``pytest_plugins`` in the top-level conftest).
 
 ``nicegui.testing.user_plugin`` gives the simulated phones of tests/web (``user``, ``create_user``); its
 main file is set in pyproject.toml (``main_file``).
