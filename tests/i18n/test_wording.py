@@ -8,7 +8,7 @@ import re
 import pytest
 
 from engine.roles import ROLE_TABLES, Role
-from webgame.i18n import translator
+from webgame.i18n import LANGUAGES, translator
 
 from .catalogs import TRANSLATED, key, messages, strings
 
@@ -80,6 +80,11 @@ ROLE_NAMES: dict[str, dict[str, dict[Role, str]]] = {
                Role.DOCTOR: "Doctor", Role.MANIAC: "Maniac", Role.CIVILIAN: "Civil"},
     },
 }
+
+
+def test_every_language_has_its_role_names_and_glossary_here() -> None:
+    assert set(ROLE_NAMES) == set(LANGUAGES)
+    assert all(set(words) == set(LANGUAGES) - {"en"} for words in GLOSSARY.values())
 
 
 @pytest.mark.parametrize("language", sorted(ROLE_NAMES))
