@@ -206,7 +206,8 @@ def next_actions(state: GameState, policy: Policy) -> list[Action]:
         if any(by == seat for by, _ in state.nominations):
             return [EndSpeech(seat)]
         target = policy.nominate(state, seat, targets)
-        return ([Nominate(seat, target)] if target is not None else []) + [EndSpeech(seat)]
+        speech: list[Action] = [Nominate(seat, target)] if target is not None else []
+        return [*speech, EndSpeech(seat)]
     return []
 
 
@@ -222,7 +223,12 @@ def play(state: GameState, policy: Policy, memory: Memory | None = None, max_act
             count += 1
             if state.step != step:
                 break
-        if state.step == step and state.phase is not Phase.ENDED:
+        if state.step == step and not _ended(state):
             apply(state, Deadline(step))
             count += 1
     return state
+
+
+def _ended(state: GameState) -> bool:
+    """A call, so that type narrowing does not outlive the actions applied in between."""
+    return state.phase is Phase.ENDED

@@ -74,15 +74,29 @@ def may_read(state: GameState, viewer: Viewer, event: Event) -> bool:
     return viewer.kind == "seat" and viewer.seat in event.audience
 
 
+SECRET_PARAMS = {"death": ("cause",)}
+"""Parts of a public event that only the moderator (and everyone after the end) may read: who
+killed a player at night is not announced, only that he died."""
+
+
+def _dated(event: Event, secret: bool) -> dict[str, Any]:
+    data = {"day": event.day, "phase": event.phase, **event.as_dict()}
+    if secret and event.phase == "night":
+        for key in SECRET_PARAMS.get(event.type, ()):
+            data.pop(key, None)
+    return data
+
+
 def visible_events(state: GameState, viewer: Viewer) -> list[dict[str, Any]]:
-    """The events this viewer may read, as dicts (shared between viewers: do not mutate)."""
+    """The events this viewer may read, as dicts with their day and phase (shared between viewers:
+    do not mutate). A night death's cause is left out for everyone who does not see everything."""
     cache = state.derived()
     pairs = cache.get("event_dicts")
     if pairs is None:
-        pairs = cache["event_dicts"] = [(e.audience, e.as_dict()) for e in state.events]
+        pairs = cache["event_dicts"] = [(e.audience, _dated(e, False), _dated(e, True)) for e in state.events]
     if sees_everything(state, viewer):
-        return [d for _, d in pairs]
+        return [full for _, full, _ in pairs]
     if viewer.kind == "seat":
         seat = viewer.seat
-        return [d for audience, d in pairs if audience is None or seat in audience]
-    return [d for audience, d in pairs if audience is None]
+        return [told for audience, _, told in pairs if audience is None or seat in audience]
+    return [told for audience, _, told in pairs if audience is None]
