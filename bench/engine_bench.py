@@ -12,8 +12,8 @@ import random
 import statistics
 import time
 
-from engine.bots import Memory, Policy, next_actions, play
 from engine.actions import Deadline
+from engine.bots import Memory, Policy, next_actions, play
 from engine.game import apply, new_game
 from engine.knowledge import MODERATOR, SPECTATOR, Viewer
 from engine.state import Phase

@@ -26,7 +26,6 @@ from engine.night import HARMLESS, free_slots
 from engine.roles import Role
 from engine.state import GameState, Phase
 
-
 _NO_NIGHT_POWER = frozenset({Role.CIVILIAN, Role.SERGEANT, Role.KAMIKAZE, Role.WEREWOLF})
 
 

@@ -6,8 +6,8 @@ import random
 from collections.abc import Iterator
 
 from engine.actions import Action, Deadline, Foul
-from engine.errors import RuleError
 from engine.bots import Memory, Policy, next_actions
+from engine.errors import RuleError
 from engine.game import apply, new_game
 from engine.state import GameState, Phase
 
