@@ -202,7 +202,7 @@ def next_actions(state: GameState, policy: Policy) -> list[Action]:
         seat = state.speaker
         taken = {n for _, n in state.nominations}
         targets = [s for s in state.living() if s != seat and s not in taken]
-        if any(by == seat for by, _ in state.nominations):
+        if any(by == seat for by, _ in state.nominations) or (state.day == 1 and not state.options["day_one_votes"]):
             return [EndSpeech(seat)]
         target = policy.nominate(state, seat, targets)
         speech: list[Action] = [Nominate(seat, target)] if target is not None else []

@@ -108,6 +108,9 @@ UK_OPTIONS: tuple[OptionSpec, ...] = (
                minimum=1, maximum=99),
     OptionSpec("repeat_counts_without_effect", True, N_("A choice without effect counts"),
                N_("On: a night counts for the limit above even when the choice did not take effect.")),
+    OptionSpec("day_one_votes", True, N_("Nominations on day 1"),
+               N_("On: day 1 (introductions) has a vote when players were nominated; off: day 1 has no "
+                  "nominations and no vote.")),
     OptionSpec("single_nominee", "eliminated_except_day_one", N_("A single nominee"),
                N_("eliminated_except_day_one: eliminated without a vote, but nobody is eliminated on day 1; "
                   "always_eliminated; never_eliminated."),

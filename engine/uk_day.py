@@ -104,6 +104,8 @@ def apply(state: GameState, action: Action) -> bool:
         if state.phase is not Phase.SPEECHES or action.seat != state.speaker:
             raise NotYourTurn(N_("You can only nominate during your own speech."))
         check_seat(state, action.seat)
+        if state.day == 1 and not state.options["day_one_votes"]:
+            raise NotYourTurn(N_("Day 1 is for introductions: no nominations today."))
         if any(by == action.seat for by, _ in state.nominations):
             raise NotYourTurn(N_("You have already nominated a player today."))
         check_target(state, action.seat, action.target, allow_self=False)

@@ -144,7 +144,8 @@ def legal_actions(state: GameState, viewer: Viewer) -> list[dict[str, Any]]:
         return [] if seat in state.yes_votes else [{"type": "eliminate_all", "candidates": list(state.candidates)}]
     if phase in (Phase.SPEECHES, Phase.DEFENCE) and state.speaker == seat:
         actions: list[dict[str, Any]] = []
-        if phase is Phase.SPEECHES and not any(by == seat for by, _ in state.nominations):
+        may_nominate = state.day > 1 or bool(state.options["day_one_votes"])
+        if phase is Phase.SPEECHES and may_nominate and not any(by == seat for by, _ in state.nominations):
             taken = {nominee for _, nominee in state.nominations}
             actions.append({"type": "nominate",
                             "targets": [s for s in state.living() if s != seat and s not in taken]})
