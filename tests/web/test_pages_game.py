@@ -91,7 +91,7 @@ async def test_the_night_screen_is_alike_for_every_role_then_ends_early(create_u
     await pick_and_confirm(users[helper - 1], victim)
     await users[don - 1].should_see(content=f"{helper}. P{helper} suggests {victim}. P{victim}.")
     await pick_and_confirm(users[don - 1], victim)
-    await users[helper - 1].should_see(marker="mafia-kill")
+    await users[helper - 1].should_see(marker="kill-choice")
     # A double tap on an old confirm button changes nothing (the engine refuses, the page says why).
     log_length = len(room.state.log)
     await room_act_refused(room, users[don - 1], don)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import qrcode
 import qrcode.image.svg
@@ -16,7 +16,18 @@ from webgame.i18n import LANGUAGES, Translator, from_accept_language, translator
 from webgame.identity import BrowserIdentity
 from webgame.rooms import refusal_text
 
+E = TypeVar("E", bound=ui.element)
+
 HEAD = '<link rel="stylesheet" href="/static/mafia.css"><script src="/static/phone.js" defer></script>'
+
+
+def testid(element: E, name: str) -> E:
+    """A stable handle on an element for tests: NiceGUI's marker (the simulated phones of tests/web) and a
+    ``data-testid`` attribute (the real browsers of e2e/). ``name`` says what the element is (``confirm``,
+    ``target-3``), never a role, a team or anything secret: the attribute reaches every browser it is sent to."""
+    element.mark(name)
+    element.props["data-testid"] = name
+    return element
 
 
 def read_identity(request: Request) -> BrowserIdentity:
@@ -38,8 +49,9 @@ def language_picker(identity: BrowserIdentity) -> None:
             identity.storage["lang"] = event.value
             ui.navigate.reload()
 
-    ui.select(LANGUAGES, value=identity.language, on_change=change).props(
-        'dense options-dense borderless aria-label="Language"').classes("w-32").mark("language")
+    picker = ui.select(LANGUAGES, value=identity.language, on_change=change).props(
+        'dense options-dense borderless aria-label="Language"').classes("w-32")
+    testid(picker, "language")
 
 
 def header(_: Translator, identity: BrowserIdentity, title: str | None = None) -> ui.label:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from nicegui import ui
 
 from engine.actions import EliminateAll, EndSpeech, Foul, KamikazePick, Nominate, Ready, Vote
+from webgame.pages.components import testid
 
 if TYPE_CHECKING:
     from webgame.pages.game_view import GameView
@@ -36,12 +37,12 @@ def _discussion(view: GameView) -> None:
     _, p = view.page.t, view.p
     ui.label(_("Talk it over. The vote starts when everyone is ready or the time is up.")).classes("text-lg")
     ready, living = len(p.get("ready", [])), len(p.get("alive", []))
-    ui.label(_("{count} of {total} are ready to vote.").format(count=_.number(ready), total=_.number(living))).mark(
-        "ready-count")
+    ready_text = _("{count} of {total} are ready to vote.").format(count=_.number(ready), total=_.number(living))
+    testid(ui.label(ready_text), "ready-count")
     if view.action("ready") and view.me is not None:
         seat = int(view.me["seat"])
-        ui.button(_("I'm ready to vote"), icon="how_to_vote", on_click=lambda: view.send(Ready(seat))).classes(
-            "w-full mafia-target").mark("ready")
+        testid(ui.button(_("I'm ready to vote"), icon="how_to_vote",
+                         on_click=lambda: view.send(Ready(seat))).classes("w-full mafia-target"), "ready")
     elif view.me is not None and view.me["alive"]:
         ui.label(_("You are ready. Waiting for the others.")).classes("mafia-muted")
 
@@ -72,15 +73,15 @@ def _vote(view: GameView) -> None:
             if choice.target in targets:
                 target = choice.target
                 ui.label(_("You chose {name}.").format(name=view.name_of(int(target)))).classes("grow self-center")
-                ui.button(_("Confirm"), icon="check", on_click=lambda: view.send(Vote(seat, target))).classes(
-                    "mafia-target").mark("confirm")
+                testid(ui.button(_("Confirm"), icon="check", on_click=lambda: view.send(Vote(seat, target))).classes(
+                    "mafia-target"), "confirm")
             else:
                 ui.label(_("Tap a player, then confirm.")).classes("grow self-center mafia-muted")
             if action.get("none"):
-                ui.button(_("Abstain"), on_click=lambda: view.send(Vote(seat, None))).props("outline").classes(
-                    "mafia-target").mark("abstain")
+                testid(ui.button(_("Abstain"), on_click=lambda: view.send(Vote(seat, None))).props(
+                    "outline").classes("mafia-target"), "abstain")
     elif me is not None and me["alive"]:
-        ui.label(_("Your vote is cast.")).classes("text-lg").mark("voted")
+        testid(ui.label(_("Your vote is cast.")).classes("text-lg"), "voted")
     tally(view)
 
 
@@ -97,8 +98,8 @@ def tally(view: GameView) -> None:
         if target is None:
             ui.label(_("Abstained: {names}").format(names=names))
         else:
-            ui.label(_("{name}: {count} ({names})").format(name=view.name_of(target), count=_.number(len(voters)),
-                                                           names=names)).mark("tally")
+            testid(ui.label(_("{name}: {count} ({names})").format(name=view.name_of(target),
+                                                                  count=_.number(len(voters)), names=names)), "tally")
     missing = len(p.get("alive", [])) - len(votes)
     ui.label(_.ngettext("{count} has not voted yet.", "{count} have not voted yet.", missing).format(
         count=_.number(missing))).classes("mafia-muted")
@@ -113,8 +114,8 @@ def _kamikaze(view: GameView) -> None:
         ui.label(_("You were voted out. Pick one of those who voted against you to take along.")).classes("text-lg")
         targets = [int(t) for t in action.get("targets", [])]
         view.target_grid(targets, targets, None, lambda target: view.send(KamikazePick(seat, target)), mark="pick")
-        ui.button(_("Nobody"), on_click=lambda: view.send(KamikazePick(seat, None))).props("outline").classes(
-            "w-full mafia-target").mark("pick-none")
+        testid(ui.button(_("Nobody"), on_click=lambda: view.send(KamikazePick(seat, None))).props(
+            "outline").classes("w-full mafia-target"), "pick-none")
     elif kamikaze.get("seat"):
         ui.label(_("The kamikaze {name} picks one of those who voted against him.").format(
             name=view.name_of(int(kamikaze["seat"])))).classes("text-lg")
@@ -131,13 +132,13 @@ def _speech(view: GameView) -> None:
             text = _("Defence: {name}")
         else:
             text = _("Now speaking: {name}")
-        ui.label(text.format(name=view.name_of(speaker))).classes("mafia-big").mark("speaker")
+        testid(ui.label(text.format(name=view.name_of(speaker))).classes("mafia-big"), "speaker")
     queue = [int(s) for s in p.get("queue", [])]
     if queue:
         ui.label(_("Next: {names}").format(names=_.join(view.name_of(s) for s in queue))).classes("mafia-muted")
     nominees = [int(target) for _by, target in p.get("nominations", [])]
     if nominees:
-        ui.label(_("Nominated: {names}").format(names=_.join(view.name_of(s) for s in nominees))).mark("nominees")
+        testid(ui.label(_("Nominated: {names}").format(names=_.join(view.name_of(s) for s in nominees))), "nominees")
     if me is None:
         return
     seat = int(me["seat"])
@@ -155,12 +156,12 @@ def _speech(view: GameView) -> None:
         view.target_grid([int(s) for s in p.get("alive", [])], targets, choice.target, pick, mark="nominate")
         if choice.target in targets:
             target = choice.target
-            ui.button(_("Nominate {name}").format(name=view.name_of(int(target))), icon="gavel",
-                      on_click=lambda: view.send(Nominate(seat, target))).classes("w-full mafia-target").mark(
-                "confirm")
+            testid(ui.button(_("Nominate {name}").format(name=view.name_of(int(target))), icon="gavel",
+                             on_click=lambda: view.send(Nominate(seat, target))).classes("w-full mafia-target"),
+                   "confirm")
     if view.action("end_speech"):
-        ui.button(_("End my speech"), icon="stop", on_click=lambda: view.send(EndSpeech(seat))).classes(
-            "w-full mafia-target").mark("end-speech")
+        testid(ui.button(_("End my speech"), icon="stop", on_click=lambda: view.send(EndSpeech(seat))).classes(
+            "w-full mafia-target"), "end-speech")
 
 
 def _eliminate_all(view: GameView) -> None:
@@ -171,13 +172,14 @@ def _eliminate_all(view: GameView) -> None:
     if view.action("eliminate_all") and view.me is not None:
         seat = int(view.me["seat"])
         with ui.row().classes("w-full no-wrap gap-2"):
-            ui.button(_("Yes"), on_click=lambda: view.send(EliminateAll(seat, True))).classes(
-                "grow mafia-target").mark("yes")
-            ui.button(_("No"), on_click=lambda: view.send(EliminateAll(seat, False))).props("outline").classes(
-                "grow mafia-target").mark("no")
+            testid(ui.button(_("Yes"), on_click=lambda: view.send(EliminateAll(seat, True))).classes(
+                "grow mafia-target"), "yes")
+            testid(ui.button(_("No"), on_click=lambda: view.send(EliminateAll(seat, False))).props(
+                "outline").classes("grow mafia-target"), "no")
     answers = p.get("yes_votes", {})
     yes = sum(1 for value in answers.values() if value)
-    ui.label(_("Yes: {yes}, no: {no}").format(yes=_.number(yes), no=_.number(len(answers) - yes))).mark("yes-count")
+    yes_text = _("Yes: {yes}, no: {no}").format(yes=_.number(yes), no=_.number(len(answers) - yes))
+    testid(ui.label(yes_text), "yes-count")
 
 
 def moderator_panel(view: GameView) -> None:
@@ -203,9 +205,9 @@ def moderator_panel(view: GameView) -> None:
             target = int(selected)
             with ui.row().classes("w-full no-wrap gap-2"):
                 for amount in action.get("amounts", [0.5, 1]):
-                    ui.button(_("Foul {amount}").format(amount=_.number(amount)),
-                              on_click=lambda _e, a=amount: view.send(Foul(target, a))).classes(
-                        "grow mafia-target").mark(f"foul-amount-{amount}")
+                    testid(ui.button(_("Foul {amount}").format(amount=_.number(amount)),
+                                     on_click=lambda _e, a=amount: view.send(Foul(target, a))).classes(
+                        "grow mafia-target"), f"foul-amount-{amount}")
         fouls = {int(s): float(v) for s, v in p.get("fouls", {}).items() if v}
         for seat, count in sorted(fouls.items()):
             ui.label(_("{name}: {count}").format(name=view.name_of(seat), count=_.number(count)))

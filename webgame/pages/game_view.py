@@ -18,6 +18,7 @@ from engine.state import GameState, Phase
 from engine.view import chat_channels, view
 from webgame.i18n import Translator
 from webgame.pages import components, day, night, outcome, wording
+from webgame.pages.components import testid
 from webgame.rooms import ChatLine
 
 if TYPE_CHECKING:
@@ -109,7 +110,7 @@ class GameView:
                 button = ui.button(self.name_of(seat), on_click=lambda _e, s=seat: on_pick(s))
                 button.classes("mafia-target").props("no-caps" + (" color=primary" if seat == selected else
                                                                   " outline"))
-                button.mark(f"{mark}-{seat}").set_enabled(seat in enabled)
+                testid(button, f"{mark}-{seat}").set_enabled(seat in enabled)
 
     # ------------------------------------------------------------ rendering
 
@@ -129,8 +130,8 @@ class GameView:
         self.p = view(state, self.viewer, room.public())
         page.in_game(self.p["phase"])
         with ui.card().classes("mafia-card items-center"):
-            ui.label(wording.phase_title(_, self.p["phase"], int(self.p["day"]))).classes("mafia-big").mark("phase")
-            page.countdown = ui.label("").classes("mafia-countdown").mark("countdown")
+            testid(ui.label(wording.phase_title(_, self.p["phase"], int(self.p["day"]))).classes("mafia-big"), "phase")
+            page.countdown = testid(ui.label("").classes("mafia-countdown"), "countdown")
             page.tick()
             self.clock_bar()
         if self.viewer.kind == "spectator":
@@ -155,15 +156,15 @@ class GameView:
         token_hash, step = page.token_hash, int(self.p.get("step", -1))
         with ui.row().classes("w-full justify-center gap-2"):
             if room.paused:
-                ui.button(_("Resume"), icon="play_arrow",
-                          on_click=lambda: components.guarded(_, lambda: room.resume(token_hash))).mark("resume")
+                testid(ui.button(_("Resume"), icon="play_arrow",
+                                 on_click=lambda: components.guarded(_, lambda: room.resume(token_hash))), "resume")
             else:
-                ui.button(_("Pause"), icon="pause",
-                          on_click=lambda: components.guarded(_, lambda: room.pause(token_hash))).mark("pause")
-            ui.button(_("+30 s"), on_click=lambda: components.guarded(_, lambda: room.extend(token_hash))).mark(
-                "extend")
-            ui.button(_("End now"), icon="skip_next",
-                      on_click=lambda: components.guarded(_, lambda: room.skip(token_hash, step))).mark("skip")
+                testid(ui.button(_("Pause"), icon="pause",
+                                 on_click=lambda: components.guarded(_, lambda: room.pause(token_hash))), "pause")
+            testid(ui.button(_("+30 s"), on_click=lambda: components.guarded(_, lambda: room.extend(token_hash))),
+                   "extend")
+            testid(ui.button(_("End now"), icon="skip_next",
+                             on_click=lambda: components.guarded(_, lambda: room.skip(token_hash, step))), "skip")
 
     @ui.refreshable_method
     def role_card(self) -> None:
@@ -178,11 +179,11 @@ class GameView:
 
         with ui.card().classes("mafia-card"):
             if not self.page.role_shown:
-                ui.button(_("Tap to see your role"), icon="visibility", on_click=toggle).classes(
-                    "w-full mafia-target").mark("show-role")
+                testid(ui.button(_("Tap to see your role"), icon="visibility", on_click=toggle).classes(
+                    "w-full mafia-target"), "show-role")
                 return
             role = str(me["role"])
-            ui.label(wording.role_name(_, rules, role)).classes("mafia-big").mark("my-role")
+            testid(ui.label(wording.role_name(_, rules, role)).classes("mafia-big"), "my-role")
             team = self.p.get("teams", {}).get(str(me["seat"]))
             if team:
                 ui.label(_("Team: {team}").format(team=wording.team_name(_, team)))
@@ -191,10 +192,10 @@ class GameView:
             if others:
                 ui.label(_("You know:")).classes("font-bold")
                 for seat, other in sorted(others.items()):
-                    ui.label(_("{name}: {role}").format(name=self.name_of(seat),
-                                                        role=wording.role_name(_, rules, other)))
-            ui.button(_("Hide my role"), icon="visibility_off", on_click=toggle).classes("w-full mafia-target").mark(
-                "hide-role")
+                    testid(ui.label(_("{name}: {role}").format(name=self.name_of(seat),
+                                                               role=wording.role_name(_, rules, other))), "known")
+            testid(ui.button(_("Hide my role"), icon="visibility_off", on_click=toggle).classes(
+                "w-full mafia-target"), "hide-role")
 
     @ui.refreshable_method
     def panel(self) -> None:
@@ -219,7 +220,7 @@ class GameView:
             with ui.card().classes("mafia-card"):
                 ui.label(_("News")).classes("font-bold")
                 for text in recent:
-                    ui.label(text).mark("news")
+                    testid(ui.label(text), "news")
         if older:
             with ui.expansion(_("Earlier")).classes("w-full"):
                 for text in older:
@@ -253,7 +254,7 @@ class GameView:
             return
         with ui.card().classes("mafia-card"):
             ui.label(_("Chat")).classes("font-bold")
-            page.chat_box = ui.column().classes("mafia-chat gap-1").mark("chat")
+            page.chat_box = testid(ui.column().classes("mafia-chat gap-1"), "chat")
             with page.chat_box:
                 for line in room.chat:
                     if line.channel in channels["read"]:
@@ -266,7 +267,7 @@ class GameView:
             if len(writable) == 1:
                 target.set_visibility(False)
             with ui.row().classes("w-full no-wrap"):
-                box = ui.input(placeholder=_("Message")).props("maxlength=300").classes("grow").mark("chat-input")
+                box = testid(ui.input(placeholder=_("Message")).props("maxlength=300").classes("grow"), "chat-input")
 
                 async def send() -> None:
                     text = box.value or ""
@@ -274,7 +275,7 @@ class GameView:
                         box.value = ""
 
                 box.on("keydown.enter", send)
-                send_button = ui.button(icon="send", on_click=send).mark("chat-send")
+                send_button = testid(ui.button(icon="send", on_click=send), "chat-send")
                 send_button.props["aria-label"] = _("Send")
 
     def chat_line(self, line: ChatLine) -> None:

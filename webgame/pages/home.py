@@ -10,6 +10,7 @@ from webgame import store
 from webgame.errors import Refusal
 from webgame.i18n import LANGUAGES
 from webgame.pages import components, wording
+from webgame.pages.components import testid
 from webgame.rooms import RULE_SETS, Stage, registry
 
 
@@ -58,15 +59,15 @@ def register() -> None:
             components.header(_, identity)
             with ui.card().classes("mafia-card"):
                 ui.label(_("Start a new room")).classes("text-lg font-bold")
-                name = ui.input(_("Your name")).props("maxlength=40").classes("w-full").mark("create-name")
-                rules = ui.select({key: _(wording.RULE_SET_NAMES[key]) for key in RULE_SETS}, value="uz",
-                                  label=_("Rule set")).classes("w-full").mark("create-rules")
-                language_select = ui.select(LANGUAGES, value=identity.language, label=_("Language")).classes(
-                    "w-full").mark("create-language")
-                ui.button(_("Create the room"), on_click=create).classes("w-full mafia-target").mark("create")
+                name = testid(ui.input(_("Your name")).props("maxlength=40").classes("w-full"), "create-name")
+                rules = testid(ui.select({key: _(wording.RULE_SET_NAMES[key]) for key in RULE_SETS}, value="uz",
+                                         label=_("Rule set")).classes("w-full"), "create-rules")
+                language_select = testid(ui.select(LANGUAGES, value=identity.language, label=_("Language")).classes(
+                    "w-full"), "create-language")
+                testid(ui.button(_("Create the room"), on_click=create).classes("w-full mafia-target"), "create")
             with ui.card().classes("mafia-card"):
                 ui.label(_("Join a room")).classes("text-lg font-bold")
-                code = ui.input(_("Room code")).props("maxlength=12 autocapitalize=characters").classes(
-                    "w-full").mark("join-code")
+                code = testid(ui.input(_("Room code")).props("maxlength=12 autocapitalize=characters").classes(
+                    "w-full"), "join-code")
                 code.on("keydown.enter", join)
-                ui.button(_("Join"), on_click=join).classes("w-full mafia-target").mark("join-room")
+                testid(ui.button(_("Join"), on_click=join).classes("w-full mafia-target"), "join-room")

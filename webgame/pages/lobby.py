@@ -17,6 +17,7 @@ from engine.options import OPTION_TABLES, OptionSpec
 from webgame import store
 from webgame.errors import Refusal
 from webgame.pages import components, wording
+from webgame.pages.components import testid
 from webgame.rooms import RULE_SETS
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ class LobbyView:
         with ui.card().classes("mafia-card"):
             ui.label(_("Join this game")).classes("text-lg font-bold")
             name = ui.input(_("Your name"), validation=None).props("maxlength=40 autofocus").classes("w-full")
-            name.mark("join-name")
+            testid(name, "join-name")
 
             async def join() -> None:
                 if self.page.busy:
@@ -85,7 +86,7 @@ class LobbyView:
                     self.page.busy = False
 
             name.on("keydown.enter", join)
-            ui.button(_("Join"), on_click=join).classes("w-full mafia-target").mark("join")
+            testid(ui.button(_("Join"), on_click=join).classes("w-full mafia-target"), "join")
 
     # ------------------------------------------------------------ seats
 
@@ -127,15 +128,16 @@ class LobbyView:
         # Translated text goes into the props dict directly: a props string would be parsed (quotes!).
         up = ui.button(icon="arrow_upward", on_click=lambda: move(-1)).props("flat dense round")
         up.props["aria-label"] = _("Move up")
-        up.mark(f"up-{seat_id}").set_enabled(index > 0)
+        testid(up, f"up-{seat_id}").set_enabled(index > 0)
         down = ui.button(icon="arrow_downward", on_click=lambda: move(1)).props("flat dense round")
         down.props["aria-label"] = _("Move down")
-        down.mark(f"down-{seat_id}").set_enabled(index < count - 1)
+        testid(down, f"down-{seat_id}").set_enabled(index < count - 1)
         if not is_host_seat:
-            with ui.button(icon="star_outline", on_click=make_host).props("flat dense round").mark(f"host-{seat_id}"):
+            with testid(ui.button(icon="star_outline", on_click=make_host).props("flat dense round"),
+                        f"host-{seat_id}"):
                 ui.tooltip(_("Make host"))
-            with ui.button(icon="close", on_click=remove).props("flat dense round color=negative").mark(
-                    f"remove-{seat_id}"):
+            with testid(ui.button(icon="close", on_click=remove).props("flat dense round color=negative"),
+                        f"remove-{seat_id}"):
                 ui.tooltip(_("Remove from the table"))
 
     # ------------------------------------------------------------ settings
@@ -148,14 +150,14 @@ class LobbyView:
             async def set_rules(event: Any) -> None:
                 await components.guarded(_, lambda: room.set_rules(token_hash, str(event.value)))
 
-            ui.select({name: _(wording.RULE_SET_NAMES[name]) for name in RULE_SETS}, value=room.rules,
-                      label=_("Rule set"), on_change=set_rules).classes("w-full").mark("rules")
+            testid(ui.select({name: _(wording.RULE_SET_NAMES[name]) for name in RULE_SETS}, value=room.rules,
+                             label=_("Rule set"), on_change=set_rules).classes("w-full"), "rules")
             if room.rules == "uk":
                 async def set_moderated(event: Any) -> None:
                     await components.guarded(_, lambda: room.set_moderated(token_hash, bool(event.value)))
 
-                ui.switch(_("I moderate: I run the game and give fouls instead of playing"),
-                          value=room.moderated, on_change=set_moderated).mark("moderated")
+                testid(ui.switch(_("I moderate: I run the game and give fouls instead of playing"),
+                                 value=room.moderated, on_change=set_moderated), "moderated")
             self._player_limits()
             ui.label(_("Timers")).classes("font-bold mt-2")
             for spec in OPTION_TABLES[room.rules]:
@@ -172,10 +174,10 @@ class LobbyView:
         low, high = room.player_limits()
         ui.label(_("Allowed player counts ({low}-{high})").format(low=floor, high=ceiling)).classes("font-bold mt-2")
         with ui.row().classes("w-full no-wrap"):
-            smallest = ui.number(_("At least"), value=low, min=floor, max=ceiling, precision=0).props(
-                "debounce=600").classes("grow").mark("min-players")
-            largest = ui.number(_("At most"), value=high, min=floor, max=ceiling, precision=0).props(
-                "debounce=600").classes("grow").mark("max-players")
+            smallest = testid(ui.number(_("At least"), value=low, min=floor, max=ceiling, precision=0).props(
+                "debounce=600").classes("grow"), "min-players")
+            largest = testid(ui.number(_("At most"), value=high, min=floor, max=ceiling, precision=0).props(
+                "debounce=600").classes("grow"), "max-players")
 
         async def apply() -> None:
             if smallest.value is None or largest.value is None:
@@ -195,7 +197,8 @@ class LobbyView:
             await components.guarded(_, lambda: room.set_option(token_hash, spec.name, new))
 
         if isinstance(spec.default, bool):
-            ui.switch(label, value=bool(value), on_change=lambda e: save(bool(e.value))).mark(f"option-{spec.name}")
+            testid(ui.switch(label, value=bool(value), on_change=lambda e: save(bool(e.value))),
+                   f"option-{spec.name}")
         elif isinstance(spec.default, int):
             def in_range(v: float | None) -> bool:
                 return v is not None and spec.minimum <= v <= spec.maximum
@@ -207,13 +210,13 @@ class LobbyView:
             message = _("From {low} to {high}").format(low=_.number(spec.minimum), high=_.number(spec.maximum))
             field = ui.number(label, value=int(value), min=spec.minimum, max=spec.maximum, precision=0,
                               validation={message: in_range}, on_change=save_number)
-            field.props("debounce=600").classes("w-full").mark(f"option-{spec.name}")
+            testid(field.props("debounce=600").classes("w-full"), f"option-{spec.name}")
             if spec.timer:
                 field.props["suffix"] = _("s")
         else:
             choices = {choice: wording.choice_label(_, choice) for choice in spec.choices}
-            ui.select(choices, value=value, label=label, on_change=lambda e: save(str(e.value))).classes(
-                "w-full").mark(f"option-{spec.name}")
+            testid(ui.select(choices, value=value, label=label, on_change=lambda e: save(str(e.value))).classes(
+                "w-full"), f"option-{spec.name}")
         if not spec.timer:
             ui.label(_(spec.help)).classes("text-sm mafia-muted")
 
@@ -272,7 +275,7 @@ class LobbyView:
                     self.page.busy = False
 
             button = ui.button(reason or _("Start the game"), on_click=start).classes("w-full mafia-target")
-            button.mark("start").set_enabled(problem is None)
+            testid(button, "start").set_enabled(problem is None)
         else:
             ui.label(reason or _("Waiting for the host to start the game.")).classes("mafia-muted")
 

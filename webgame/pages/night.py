@@ -13,6 +13,7 @@ from nicegui import ui
 
 from engine.actions import NightAct
 from webgame.pages import wording
+from webgame.pages.components import testid
 
 if TYPE_CHECKING:
     from webgame.pages.game_view import GameView
@@ -41,7 +42,7 @@ def render(view: GameView) -> None:
 def _done(view: GameView) -> None:
     _, me = view.page.t, view.me
     assert me is not None
-    ui.label(_("Your choice is made. Waiting for the night to end.")).classes("text-lg").mark("night-done")
+    testid(ui.label(_("Your choice is made. Waiting for the night to end.")).classes("text-lg"), "night-done")
     for choice in me.get("night_choices", []):
         label = wording.ACT_LABELS.get(str(choice.get("act")))
         if label and choice.get("target"):
@@ -67,26 +68,26 @@ def _choose(view: GameView, acts: list[dict[str, object]]) -> None:
         view.panel.refresh()
 
     if len(names) > 1:
-        ui.toggle({name: _(wording.ACT_LABELS.get(name, name)) for name in names}, value=choice.act,
-                  on_change=switch).classes("w-full").mark("night-act")
-    ui.label(_(wording.ACT_PROMPTS.get(choice.act, wording.ACT_PROMPTS["suspect"]))).classes("text-lg").mark(
-        "night-prompt")
+        testid(ui.toggle({name: _(wording.ACT_LABELS.get(name, name)) for name in names}, value=choice.act,
+                         on_change=switch).classes("w-full"), "night-act")
+    prompt = _(wording.ACT_PROMPTS.get(choice.act, wording.ACT_PROMPTS["suspect"]))
+    testid(ui.label(prompt).classes("text-lg"), "night-prompt")
     living = [int(s) for s in p.get("alive", [])]
     view.target_grid(living, targets, choice.target, pick)
     if current.get("note"):
-        ui.switch(_("Leave a note with tonight's result"), value=choice.note,
-                  on_change=lambda e: setattr(choice, "note", bool(e.value))).mark("note")
+        testid(ui.switch(_("Leave a note with tonight's result"), value=choice.note,
+                         on_change=lambda e: setattr(choice, "note", bool(e.value))), "note")
     with ui.row().classes("w-full no-wrap gap-2"):
         if choice.target is not None and choice.target in targets:
             target, act, note = choice.target, choice.act, bool(choice.note and current.get("note"))
             ui.label(_("You chose {name}.").format(name=view.name_of(target))).classes("grow self-center")
-            ui.button(_("Confirm"), icon="check",
-                      on_click=lambda: view.send(NightAct(int(me["seat"]), act, target, note))).classes(
-                "mafia-target").mark("confirm")
+            testid(ui.button(_("Confirm"), icon="check",
+                             on_click=lambda: view.send(NightAct(int(me["seat"]), act, target, note))).classes(
+                "mafia-target"), "confirm")
         else:
             ui.label(_("Tap a player, then confirm.")).classes("grow self-center mafia-muted")
-        ui.button(_("Skip"), on_click=lambda: view.send(NightAct(int(me["seat"]), "pass"))).props("outline").classes(
-            "mafia-target").mark("pass")
+        testid(ui.button(_("Skip"), on_click=lambda: view.send(NightAct(int(me["seat"]), "pass"))).props(
+            "outline").classes("mafia-target"), "pass")
 
 
 def _team_night(view: GameView) -> None:
@@ -103,4 +104,5 @@ def _team_night(view: GameView) -> None:
                 ui.label(_("{name} suggests {target}.").format(name=view.name_of(int(seat)),
                                                                target=view.name_of(int(target))))
         if team.get("kill"):
-            ui.label(_("The kill tonight: {name}.").format(name=view.name_of(int(team["kill"])))).mark("mafia-kill")
+            kill = _("The kill tonight: {name}.").format(name=view.name_of(int(team["kill"])))
+            testid(ui.label(kill), "kill-choice")

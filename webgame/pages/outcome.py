@@ -10,6 +10,7 @@ from nicegui import ui
 
 from webgame.i18n import Translator
 from webgame.pages import components, wording
+from webgame.pages.components import testid
 
 if TYPE_CHECKING:
     from webgame.pages.game_view import GameView
@@ -20,9 +21,9 @@ def render(view: GameView) -> None:
     show(_, view.p, view.name_of)
     if room.is_host(page.token_hash):
         token_hash = page.token_hash
-        ui.button(_("Play again with the same players"), icon="replay",
-                  on_click=lambda: components.guarded(_, lambda: room.play_again(token_hash))).classes(
-            "w-full mafia-target").mark("play-again")
+        testid(ui.button(_("Play again with the same players"), icon="replay",
+                         on_click=lambda: components.guarded(_, lambda: room.play_again(token_hash))).classes(
+            "w-full mafia-target"), "play-again")
     else:
         ui.label(_("The host can start a new game with the same players.")).classes("mafia-muted")
 
@@ -31,7 +32,7 @@ def show(_: Translator, p: dict[str, Any], name_of: Callable[[int], str]) -> Non
     rules = p["rules"]
     winner = str(p.get("winner") or "draw")
     with ui.card().classes("mafia-card items-center"):
-        ui.label(_(wording.WINNERS.get(winner, wording.WINNERS["draw"]))).classes("mafia-big").mark("winner")
+        testid(ui.label(_(wording.WINNERS.get(winner, wording.WINNERS["draw"]))).classes("mafia-big"), "winner")
     alive = set(p.get("alive", []))
     roles = {int(seat): str(role) for seat, role in p.get("roles", {}).items()}
     with ui.card().classes("mafia-card"):
@@ -53,4 +54,4 @@ def show(_: Translator, p: dict[str, Any], name_of: Callable[[int], str]) -> Non
             for item in items:
                 text = wording.timeline_text(_, rules, item, name_of)
                 if text:
-                    ui.label(text).classes("text-sm").mark("timeline")
+                    testid(ui.label(text).classes("text-sm"), "timeline")

@@ -14,6 +14,7 @@ from engine.view import view
 from webgame.i18n import Translator
 from webgame.identity import BrowserIdentity
 from webgame.pages import components, outcome, wording
+from webgame.pages.components import testid
 from webgame.pages.game_view import news_lines
 from webgame.rooms import ChatLine, Room, Stage, registry
 
@@ -75,8 +76,8 @@ class ScreenPage:
                 components.room_qr(self.url)
             return
         with ui.card().classes("mafia-card items-center"):
-            ui.label(wording.phase_title(_, p["phase"], int(p["day"]))).classes("mafia-big").mark("phase")
-            self.countdown = ui.label("").classes("mafia-countdown").mark("countdown")
+            testid(ui.label(wording.phase_title(_, p["phase"], int(p["day"]))).classes("mafia-big"), "phase")
+            self.countdown = testid(ui.label("").classes("mafia-countdown"), "countdown")
             self.tick()
             if p.get("speaker"):
                 ui.label(_("Now speaking: {name}").format(name=self.name_of(int(p["speaker"])))).classes("mafia-big")
@@ -101,7 +102,7 @@ class ScreenPage:
             with ui.card().classes("mafia-card"):
                 ui.label(_("News")).classes("font-bold")
                 for line in lines:
-                    ui.label(line).mark("news")
+                    testid(ui.label(line), "news")
 
     def _tally(self, p: dict[str, object]) -> None:
         _ = self.t
@@ -115,7 +116,8 @@ class ScreenPage:
         with ui.card().classes("mafia-card"):
             ui.label(_("Votes")).classes("font-bold")
             for target, count in sorted(counts.items(), key=lambda item: -item[1]):
-                ui.label(_("{name}: {count}").format(name=self.name_of(target), count=_.number(count))).mark("tally")
+                line = _("{name}: {count}").format(name=self.name_of(target), count=_.number(count))
+                testid(ui.label(line), "tally")
 
     def _lobby(self) -> None:
         room, _ = self.room, self.t
@@ -124,7 +126,7 @@ class ScreenPage:
             with ui.column():
                 ui.label(_("Scan to join, or open:")).classes("mafia-big")
                 ui.label(self.url).classes("break-all")
-                ui.label(room.code).classes("mafia-big tracking-widest").mark("code")
+                testid(ui.label(room.code).classes("mafia-big tracking-widest"), "code")
         with ui.card().classes("mafia-card"):
             players = room.players()
             ui.label(_("Players: {count}").format(count=_.number(len(players)))).classes("font-bold")
