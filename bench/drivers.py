@@ -1,0 +1,354 @@
+"""What the simulated phones of one room do: create and join through the real pages, then play.
+
+``GameRoom`` plays the game: the engine's heuristic bots choose every seat's action (from the state the
+bench replays out of ``/_bench/game/CODE``), and the bench performs it as the taps a person makes on
+that seat's phone (pick a target, then *Confirm*; *Skip*; *I'm ready to vote*; ...). A step nobody can
+finish by a tap is ended by the host's *End now*. ``FloorRoom`` does the same on ``bench/floor_app.py``.
+
+One action is measured from the moment its last tap leaves the phone to the first update (not a mere
+countdown tick) that reaches each other phone whose projection the action changed: the largest of those
+is "tap to every screen".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from bench.phone import Phone
+from engine import actions as engine_actions
+from engine.actions import (
+    Action,
+    Deadline,
+    EliminateAll,
+    EndSpeech,
+    KamikazePick,
+    NightAct,
+    Nominate,
+    Ready,
+    Vote,
+)
+from engine.bots import Heuristic, Memory, next_actions
+from engine.errors import RuleError
+from engine.game import apply, replay
+from engine.knowledge import Viewer
+from engine.state import GameState, Phase
+from engine.view import view
+
+ACT_LABELS = {"kill": "Kill", "check": "Check", "shoot": "Shoot", "heal": "Heal", "block": "Block",
+              "cover": "Cover", "visit": "Visit", "freeze": "Freeze", "suggest": "Suggest", "suspect": "Suspect"}
+EFFECT_TIMEOUT = 10.0
+ROLE_BUTTON = "Tap to see your role"
+
+
+@dataclass
+class Stats:
+    all_ms: list[float] = field(default_factory=list)  # tap -> every affected screen, one per action
+    each_ms: list[float] = field(default_factory=list)  # tap -> one screen
+    own_ms: list[float] = field(default_factory=list)  # a target pick -> the tapper's own screen
+    actions: int = 0
+    missed: int = 0  # an affected phone saw nothing within EFFECT_TIMEOUT
+    refused: int = 0
+    errors: int = 0
+    games: int = 0
+    error_text: list[str] = field(default_factory=list)
+
+    def merge(self, other: Stats) -> None:
+        for name in ("all_ms", "each_ms", "own_ms", "error_text"):
+            getattr(self, name).extend(getattr(other, name))
+        for name in ("actions", "missed", "refused", "errors", "games"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    def error(self, text: str) -> None:
+        self.errors += 1
+        if len(self.error_text) < 20:
+            self.error_text.append(text)
+
+
+def phone_actions(state: GameState, policy: Heuristic) -> list[Action]:
+    """The bots' actions for this step, plus the taps a table makes that bots leave to the clock."""
+    planned = [dataclasses.replace(a, note=False) if isinstance(a, NightAct) else a
+               for a in next_actions(state, policy)]
+    phase = state.phase
+    if phase is Phase.NIGHT:
+        acting = {a.seat for a in planned if isinstance(a, NightAct)}
+        planned += [NightAct(seat, "pass") for seat in state.living()
+                    if seat not in acting and seat not in state.night_done]
+    elif phase is Phase.DISCUSSION:
+        planned += [Ready(seat) for seat in state.living() if seat not in state.ready]
+    elif phase in (Phase.LAST_WORDS, Phase.DEFENCE) and state.speaker:
+        planned.append(EndSpeech(state.speaker))
+    return planned
+
+
+class Room:
+    def __init__(self, base: str, index: int, players: int, think: float, seed: int) -> None:
+        self.base = base
+        self.index = index
+        self.think = think
+        self.rng = random.Random(seed)
+        self.phones = [Phone(base, f"room{index}-phone{i}") for i in range(players)]
+        self.stats = Stats()
+        self.path = ""
+
+    async def pause(self) -> None:
+        await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
+
+    async def measure(self, actor: Phone, affected: list[Phone], tap: str) -> bool:
+        """Tap, then wait for every affected phone's first update. False if the tap was refused."""
+        notes = len(actor.notifications)
+        start = time.perf_counter()
+        await actor.click(tap)
+        watchers = affected or [actor]
+        moments = await asyncio.gather(*(p.first_update_after(start, EFFECT_TIMEOUT) for p in watchers))
+        self.stats.actions += 1
+        seen = [m for m in moments if m is not None]
+        self.stats.missed += len(moments) - len(seen)
+        if len(actor.notifications) > notes:
+            self.stats.refused += 1
+            return False
+        if seen:
+            self.stats.each_ms.extend((m - start) * 1000 for m in seen)
+            if len(seen) == len(moments):
+                self.stats.all_ms.append((max(seen) - start) * 1000)
+        return True
+
+    async def close(self) -> None:
+        await asyncio.gather(*(p.close() for p in self.phones), return_exceptions=True)
+
+    async def recover_all(self, give_up: float) -> list[float]:
+        """The storm: every phone reconnects (reloading its page when the server forgot it)."""
+        return list(await asyncio.gather(*(self.recover(p, give_up) for p in self.phones)))
+
+    async def recover(self, phone: Phone, give_up: float) -> float:
+        await phone.closed.wait()
+        return await phone.recover(give_up)
+
+
+class GameRoom(Room):
+    """A room of the real game, driven through its pages."""
+
+    def __init__(self, base: str, index: int, players: int, think: float, seed: int) -> None:
+        super().__init__(base, index, players, think, seed)
+        self.names = [f"R{index:03d}P{i:02d}" for i in range(players)]
+        self.code = ""
+        self.state: GameState | None = None
+        self.policy = Heuristic(random.Random(seed), Memory())
+        self.seat_phone: dict[int, Phone] = {}
+
+    @property
+    def host(self) -> Phone:
+        return self.phones[0]
+
+    # ------------------------------------------------------------ lobby, through the real forms
+
+    async def setup(self) -> None:
+        host = self.host
+        await host.visit("/")
+        await host.type_into(_need(host.find("nicegui-input", label="Your name"), "name input"), self.names[0])
+        await host.click(_need(host.button("Create the room"), "create button"))
+        for _ in range(100):
+            if host.navigate_to:
+                break
+            await host.wait(0.2)
+        self.path = _need(host.navigate_to, "navigation to the room")
+        self.code = self.path.rsplit("/", 1)[-1]
+        await host.drop()
+        await host.visit(self.path)
+        for phone, name in zip(self.phones[1:], self.names[1:], strict=True):
+            await phone.visit(self.path)
+            await phone.type_into(_need(phone.find("nicegui-input", label="Your name"), "join name"), name)
+            await phone.click(_need(phone.button("Join"), "join button"))
+            await self._until(phone, lambda p: p.find("nicegui-input", label="Your name") is None, "seated")
+        await self.start()
+
+    async def start(self) -> None:
+        await self._until(self.host, lambda p: p.button("Start the game") is not None, "start enabled")
+        await self.host.click(_need(self.host.button("Start the game"), "start"))
+        for phone in self.phones:
+            await self._until(phone, lambda p: p.button(ROLE_BUTTON) is not None, "game page")
+        await self.sync()
+
+    async def _until(self, phone: Phone, check: Any, what: str, timeout: float = 30.0) -> None:
+        deadline = time.perf_counter() + timeout
+        while not check(phone):
+            if time.perf_counter() > deadline:
+                raise TimeoutError(f"{phone.label}: {what}")
+            await phone.wait(0.5)
+
+    async def sync(self) -> None:
+        """The state, replayed from the server's seed and log (the bench hook)."""
+        data = await self.host.get_json(f"/_bench/game/{self.code}")
+        seating = list(data["seating"])
+        actions = [engine_actions.from_dict(item) for item in data["log"]]
+        self.state = replay(data["rules"], len(seating), int(data["seed"]), data["options"], actions)
+        by_name = dict(zip(self.names, self.phones, strict=True))
+        self.seat_phone = {seat: by_name[name] for seat, name in enumerate(seating, 1)}
+        self.policy = Heuristic(random.Random(self.rng.random()), Memory())
+
+    # ------------------------------------------------------------ playing
+
+    async def play(self, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            try:
+                await self.play_step(stop)
+            except (LookupError, TimeoutError, ConnectionError) as error:
+                self.stats.error(f"{self.code}: {error!r}")
+                await asyncio.sleep(1.0)
+                try:
+                    await self.sync()
+                except Exception as sync_error:  # noqa: BLE001 - a broken room stops, the others go on
+                    self.stats.error(f"{self.code}: sync {sync_error!r}")
+                    return
+
+    async def play_step(self, stop: asyncio.Event) -> None:
+        state = self.state
+        assert state is not None
+        if state.phase is Phase.ENDED:
+            await self.new_game()
+            return
+        self.policy.memory.update(state)
+        step = state.step
+        done_any = False
+        for action in phone_actions(state, self.policy):
+            if stop.is_set() or state.step != step or state.phase is Phase.ENDED:
+                return
+            if await self.act(action):
+                done_any = True
+                await self.pause()
+        if not stop.is_set() and state.step == step and state.phase is not Phase.ENDED and not done_any:
+            await self.act(Deadline(step))
+            await self.pause()
+
+    async def new_game(self) -> None:
+        self.stats.games += 1
+        host = self.host
+        await self._until(host, lambda p: p.button("Play again with the same players") is not None, "play again")
+        await host.click(_need(host.button("Play again with the same players"), "play again"))
+        await self.start()
+
+    def viewers(self) -> list[tuple[Phone, Viewer]]:
+        return [(phone, Viewer.of_seat(seat)) for seat, phone in self.seat_phone.items()]
+
+    async def act(self, action: Action) -> bool:
+        """Perform one action as taps on its phone; measure. False if it was not legal (nothing tapped)."""
+        state = self.state
+        assert state is not None
+        actor = self.host if isinstance(action, Deadline) else self.seat_phone[action.seat]
+        before = {id(phone): view(state, viewer) for phone, viewer in self.viewers()}
+        try:
+            apply(state, action)
+        except RuleError:
+            return False
+        affected = [phone for phone, viewer in self.viewers()
+                    if phone is not actor and view(state, viewer) != before[id(phone)]]
+        tap = await self.prepare(actor, action)
+        if not await self.measure(actor, affected, tap):
+            await self.sync()
+        return True
+
+    async def pick(self, phone: Phone, key: str) -> None:
+        """A selection tap that only re-renders the tapper's own panel."""
+        start = time.perf_counter()
+        await phone.click(key)
+        moment = await phone.first_update_after(start, EFFECT_TIMEOUT)
+        if moment is None:
+            raise TimeoutError(f"{phone.label}: no re-render after a pick")
+        self.stats.own_ms.append((moment - start) * 1000)
+
+    def target(self, phone: Phone, seat: int | None) -> str:
+        assert self.state is not None
+        name = self.names[self.phones.index(self.seat_phone[seat])] if seat else ""
+        return _need(phone.button(contains=name), f"target button {name}")
+
+    async def prepare(self, phone: Phone, action: Action) -> str:
+        """Every tap before the last one; returns the id of the last button to tap."""
+        if isinstance(action, Deadline):
+            return _need(phone.button("End now"), "End now")
+        if isinstance(action, NightAct):
+            if action.act == "pass":
+                return _need(phone.button("Skip"), "Skip")
+            toggle = phone.find("q-btn-toggle", prop="options")
+            if toggle is not None:
+                options = phone.elements[toggle]["props"]["options"]
+                wanted = next(o["value"] for o in options if o["label"] == ACT_LABELS[action.act])
+                if phone.elements[toggle]["props"].get("model-value") != wanted:
+                    start = time.perf_counter()
+                    await phone.type_into(toggle, wanted)
+                    if await phone.first_update_after(start, EFFECT_TIMEOUT) is None:
+                        raise TimeoutError(f"{phone.label}: no re-render after the act toggle")
+            await self.pick(phone, self.target(phone, action.target))
+            return _need(phone.button("Confirm"), "Confirm")
+        if isinstance(action, Vote):
+            if action.target is None:
+                return _need(phone.button("Abstain"), "Abstain")
+            await self.pick(phone, self.target(phone, action.target))
+            return _need(phone.button("Confirm"), "Confirm")
+        if isinstance(action, Ready):
+            return _need(phone.button("I'm ready to vote"), "ready")
+        if isinstance(action, Nominate):
+            await self.pick(phone, self.target(phone, action.target))
+            return _need(phone.button(contains="Nominate "), "Nominate")
+        if isinstance(action, EndSpeech):
+            return _need(phone.button("End my speech"), "End my speech")
+        if isinstance(action, KamikazePick):
+            return self.target(phone, action.target) if action.target else _need(phone.button("Nobody"), "Nobody")
+        if isinstance(action, EliminateAll):
+            return _need(phone.button("Yes" if action.yes else "No"), "yes/no")
+        raise LookupError(f"no taps for {action!r}")
+
+    async def check(self) -> bool:
+        """After the storm: one more action reaches every affected phone."""
+        await self.sync()
+        state = self.state
+        assert state is not None
+        missed = self.stats.missed
+        if state.phase is Phase.ENDED:
+            await self.new_game()
+            return True
+        self.policy.memory.update(state)
+        for action in phone_actions(state, self.policy) + [Deadline(state.step)]:
+            if await self.act(action):
+                return self.stats.missed == missed
+        return False
+
+    def seated(self, phone: Phone) -> bool:
+        return phone.button(ROLE_BUTTON) is not None or phone.button("Play again with the same players") is not None \
+            or phone.has_text("The host can start a new game")
+
+
+class FloorRoom(Room):
+    """The same number of phones on the floor app: one tap changes one label on every phone."""
+
+    async def setup(self) -> None:
+        self.path = f"/f/{self.index}"
+        for phone in self.phones:
+            await phone.visit(self.path)
+
+    async def play(self, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            try:
+                await self.check()
+            except (LookupError, ConnectionError) as error:
+                self.stats.error(repr(error))
+                await asyncio.sleep(1.0)
+            await self.pause()
+
+    async def check(self) -> bool:
+        actor = self.rng.choice(self.phones)
+        missed = self.stats.missed
+        await self.measure(actor, [p for p in self.phones if p is not actor], _need(actor.button("Tap"), "Tap"))
+        return self.stats.missed == missed
+
+    def seated(self, phone: Phone) -> bool:
+        return phone.button("Tap") is not None
+
+
+def _need(value: Any, what: str) -> Any:
+    if value is None:
+        raise LookupError(f"not on the page: {what}")
+    return value

@@ -1,0 +1,445 @@
+"""How many people can play at once, and how fast a tap reaches every screen.
+
+``python -m bench.load --rooms 80 --players 12``
+
+Starts the game (``python -m webgame``, a temp data folder, its own port, ``MAFIA_BENCH=1``) and plays
+ROOMS rooms of PLAYERS phones on it from separate load-generator processes (``--workers``), over the real
+HTTP pages and NiceGUI's socket.io protocol (``bench/phone.py``, ``bench/drivers.py``). Then it does the
+same with the same number of phones on the framework's floor (``bench/floor_app.py``) so that every
+figure is also a ratio. For each of the two:
+
+1. setup: every phone loads its page (the game: the host creates the room on ``/``, the others join on
+   ``/r/CODE``, the host starts);
+2. ``--duration`` seconds of play (one action at a time per room, ``--think`` seconds apart on average):
+   tap -> every affected screen p50/p95/p99, the server's CPU (share of one core) and RSS, the load
+   generator's CPU, the whole machine's CPU;
+3. memory per connected phone: (RSS with every phone connected - RSS of the fresh server) / phones;
+4. the reconnect storm (``--storm``): the server is killed (SIGKILL) and started again on the same data;
+   every phone reconnects like a browser (socket.io backoff, then a page reload when the server no
+   longer knows its client): the time from the restart until every phone is re-seated on its page and
+   connected, then one more action per room must reach every screen.
+
+``--json FILE`` writes every figure; ``--sizes 10,40,80`` runs several sizes one after the other.
+The network stays on 127.0.0.1; every loop is bounded in count and time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import multiprocessing
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import asdict
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+# ---------------------------------------------------------------- processes and /proc
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def cpu_seconds(pid: int) -> float:
+    """user + system CPU seconds of a process (and its waited-for children)."""
+    with open(f"/proc/{pid}/stat") as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as handle:
+        for line in handle:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) jiffies of the whole machine."""
+    with open("/proc/stat") as handle:
+        values = [int(v) for v in handle.readline().split()[1:]]
+    idle = values[3] + values[4]
+    total = sum(values[:8])
+    return total - idle, total
+
+
+class Server:
+    """The app under test as a subprocess: the game, or the floor app."""
+
+    def __init__(self, kind: str, data: Path, port: int) -> None:
+        self.kind = kind
+        self.data = data
+        self.port = port
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = data / f"{kind}.log"
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 60.0) -> float:
+        env = {key: value for key, value in os.environ.items() if key != "PYTEST_CURRENT_TEST"}
+        env.update(MAFIA_BENCH="1", MAFIA_DATA_DIR=str(self.data), NICEGUI_STORAGE_PATH=str(self.data / "nicegui"),
+                   PORT=str(self.port), HOST="127.0.0.1", STORAGE_SECRET="bench secret", PYTHONUNBUFFERED="1",
+                   PYTHONPATH=str(REPO))
+        module = "webgame" if self.kind == "game" else "bench.floor_app"
+        started = time.time()
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen([sys.executable, "-m", module], cwd=str(self.data), env=env,
+                                            stdout=log, stderr=subprocess.STDOUT,
+                                            preexec_fn=os.setsid)  # noqa: PLW1509 - its own group, killed as one
+        deadline = started + timeout
+        while time.time() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"{self.kind} server exited: see {self.log}")
+            try:
+                with urllib.request.urlopen(self.base + "/healthz", timeout=2) as response:
+                    if response.status == 200:
+                        return time.time() - started
+            except OSError:
+                time.sleep(0.1)
+        raise TimeoutError(f"{self.kind} server did not start: see {self.log}")
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+# ---------------------------------------------------------------- the load-generator processes
+
+
+def worker_main(conn: Connection, kind: str, base: str, rooms: list[int], players: int, think: float) -> None:
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:  # pragma: no cover
+        pass
+    asyncio.run(_worker(conn, kind, base, rooms, players, think))
+
+
+async def _worker(conn: Connection, kind: str, base: str, indexes: list[int], players: int, think: float) -> None:
+    from bench.drivers import FloorRoom, GameRoom, Stats
+
+    room_class = GameRoom if kind == "game" else FloorRoom
+    rooms = [room_class(base, index, players, think, seed=index) for index in indexes]
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    playing: list[asyncio.Task[Any]] = []
+    recovering: list[asyncio.Task[Any]] = []
+
+    async def guarded(coroutine: Any) -> Any:
+        try:
+            return await coroutine
+        except Exception as error:  # noqa: BLE001 - reported, the other rooms go on
+            return error
+
+    while True:
+        command, argument = await loop.run_in_executor(None, conn.recv)
+        reply: dict[str, Any] = {}
+        if command == "setup":
+            started = time.time()
+            limit = asyncio.Semaphore(int(argument))
+
+            async def one(room: Any, limit: asyncio.Semaphore = limit) -> Any:
+                async with limit:
+                    return await guarded(room.setup())
+
+            results = await asyncio.gather(*(one(room) for room in rooms))
+            failures = [repr(r) for r in results if isinstance(r, Exception)]
+            reply = {"seconds": time.time() - started, "failures": failures[:5], "failed": len(failures),
+                     "page_bytes": sum(p.page_bytes for room in rooms for p in room.phones)}
+        elif command == "play":
+            for room in rooms:
+                room.stats = Stats()
+            stop.clear()
+            playing = [asyncio.create_task(guarded(room.play(stop))) for room in rooms]
+            reply = {"ok": True}
+        elif command == "pause":
+            stop.set()
+            await asyncio.wait_for(asyncio.gather(*playing), timeout=60)
+            total = Stats()
+            for room in rooms:
+                total.merge(room.stats)
+            reply = asdict(total)
+        elif command == "arm":
+            give_up = float(argument)
+            recovering = [asyncio.create_task(guarded(room.recover_all(give_up))) for room in rooms]
+            reply = {"ok": True}
+        elif command == "recovered":
+            results = await asyncio.gather(*recovering)
+            times = [t for r in results if not isinstance(r, Exception) for t in r]
+            failures = [repr(r) for r in results if isinstance(r, Exception)]
+            seated = sum(1 for room in rooms for phone in room.phones if phone.connected and room.seated(phone))
+            reply = {"times": times, "failed": len(failures), "failures": failures[:5], "seated": seated}
+        elif command == "check":
+            for room in rooms:
+                room.stats = Stats()
+            results = await asyncio.gather(*(guarded(room.check()) for room in rooms))
+            reply = {"ok": sum(1 for r in results if r is True), "rooms": len(rooms),
+                     "failures": [repr(r) for r in results if r is not True][:5]}
+        elif command == "connected":
+            reply = {"connected": sum(1 for room in rooms for p in room.phones if p.connected)}
+        elif command == "stop":
+            await asyncio.gather(*(room.close() for room in rooms), return_exceptions=True)
+            conn.send({"ok": True})
+            return
+        conn.send(reply)
+
+
+class Workers:
+    def __init__(self, count: int, kind: str, base: str, rooms: int, players: int, think: float) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.pipes: list[Connection] = []
+        self.processes: list[Any] = []
+        for number in range(count):
+            indexes = list(range(number, rooms, count))
+            if not indexes:
+                continue
+            mine, theirs = context.Pipe()
+            process = context.Process(target=worker_main, args=(theirs, kind, base, indexes, players, think),
+                                      daemon=True)
+            process.start()
+            self.pipes.append(mine)
+            self.processes.append(process)
+
+    def ask(self, command: str, argument: Any = None, timeout: float = 600.0) -> list[dict[str, Any]]:
+        for pipe in self.pipes:
+            pipe.send((command, argument))
+        replies = []
+        for pipe in self.pipes:
+            if not pipe.poll(timeout):
+                raise TimeoutError(f"a load generator did not answer {command}")
+            replies.append(pipe.recv())
+        return replies
+
+    def cpu(self) -> float:
+        return sum(cpu_seconds(p.pid) for p in self.processes if p.is_alive())
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.ask("stop", timeout=60)
+        for process in self.processes:
+            process.join(timeout=10)
+            if process.is_alive():
+                process.terminate()
+
+
+# ---------------------------------------------------------------- one run
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return round(ordered[index], 1)
+
+
+def run_one(kind: str, rooms: int, players: int, duration: float, think: float, workers: int, storm: bool,
+            data: Path, log: Any) -> dict[str, Any]:
+    server = Server(kind, data, free_port())
+    result: dict[str, Any] = {"kind": kind, "rooms": rooms, "players": players, "phones": rooms * players,
+                              "think_s": think, "duration_s": duration}
+    result["startup_s"] = round(server.start(), 2)
+    time.sleep(1.0)
+    result["rss_idle_mb"] = round(rss_mb(server.pid), 1)
+    pool = Workers(workers, kind, server.base, rooms, players, think)
+    try:
+        log(f"[{kind}] {rooms} rooms x {players} phones: setting up")
+        setup = pool.ask("setup", max(4, 40 // workers))
+        result["setup_s"] = round(max(r["seconds"] for r in setup), 1)
+        result["setup_failed_rooms"] = sum(r["failed"] for r in setup)
+        result["setup_failures"] = [f for r in setup for f in r["failures"]][:5]
+        result["rss_connected_mb"] = round(rss_mb(server.pid), 1)
+        result["kb_per_phone"] = round((result["rss_connected_mb"] - result["rss_idle_mb"]) * 1024 / (rooms * players))
+        log(f"[{kind}] playing for {duration:.0f} s")
+        cpu0, gen0, (busy0, total0), t0 = cpu_seconds(server.pid), pool.cpu(), machine_busy(), time.time()
+        pool.ask("play")
+        peak = 0.0
+        end = time.time() + duration
+        while time.time() < end:
+            time.sleep(min(1.0, max(0.0, end - time.time())))
+            peak = max(peak, rss_mb(server.pid))
+        stats_list = pool.ask("pause", timeout=120)
+        elapsed = time.time() - t0
+        cpu1, gen1, (busy1, total1) = cpu_seconds(server.pid), pool.cpu(), machine_busy()
+        merged: dict[str, Any] = {"all_ms": [], "each_ms": [], "own_ms": [], "error_text": []}
+        for stats in stats_list:
+            for key, value in stats.items():
+                if isinstance(value, list):
+                    merged[key].extend(value)
+                else:
+                    merged[key] = merged.get(key, 0) + value
+        result.update(
+            actions=merged["actions"], actions_per_s=round(merged["actions"] / elapsed, 1),
+            games_finished=merged["games"], missed=merged["missed"], refused=merged["refused"],
+            errors=merged["errors"], error_text=merged["error_text"][:5],
+            p50_ms=percentile(merged["all_ms"], 50), p95_ms=percentile(merged["all_ms"], 95),
+            p99_ms=percentile(merged["all_ms"], 99), max_ms=percentile(merged["all_ms"], 100),
+            each_p95_ms=percentile(merged["each_ms"], 95), own_p95_ms=percentile(merged["own_ms"], 95),
+            server_cpu_pct=round(100 * (cpu1 - cpu0) / elapsed, 1),
+            generator_cpu_pct=round(100 * (gen1 - gen0) / elapsed, 1),
+            machine_cpu_pct=round(100 * (busy1 - busy0) / max(1, total1 - total0), 1),
+            rss_peak_mb=round(peak, 1),
+        )
+        result["server_cpu_ms_per_action"] = round(1000 * (cpu1 - cpu0) / max(1, merged["actions"]), 1)
+        log(f"[{kind}] p50 {result['p50_ms']} p95 {result['p95_ms']} p99 {result['p99_ms']} ms, "
+            f"server CPU {result['server_cpu_pct']} %, RSS {result['rss_peak_mb']} MB, "
+            f"{result['actions_per_s']} actions/s")
+        if storm:
+            time.sleep(2.0)
+            give_up = time.time() + 120
+            pool.ask("arm", give_up)
+            log(f"[{kind}] storm: killing and restarting the server")
+            server.kill()
+            restarted = time.time()
+            result["restart_s"] = round(server.start(), 2)
+            recovered = pool.ask("recovered", timeout=180)
+            times = [t for r in recovered for t in r["times"]]
+            result["storm_reseated"] = sum(r["seated"] for r in recovered)
+            result["storm_failed_rooms"] = sum(r["failed"] for r in recovered)
+            result["storm_failures"] = [f for r in recovered for f in r["failures"]][:5]
+            result["storm_s"] = round(max(times) - restarted, 1) if times else None
+            result["storm_p50_s"] = round(statistics.median(times) - restarted, 1) if times else None
+            checked = pool.ask("check", timeout=180)
+            result["storm_check_ok_rooms"] = sum(r["ok"] for r in checked)
+            result["storm_check_failures"] = [f for r in checked for f in r["failures"]][:5]
+            result["storm_until_receiving_s"] = round(time.time() - restarted, 1)
+            result["rss_after_storm_mb"] = round(rss_mb(server.pid), 1)
+            log(f"[{kind}] storm: {result['storm_reseated']}/{rooms * players} re-seated in {result['storm_s']} s, "
+                f"{result['storm_check_ok_rooms']}/{rooms} rooms receive again")
+    finally:
+        pool.close()
+        server.stop()
+    return result
+
+
+def first_load(data: Path) -> dict[str, Any]:
+    """A phone's first page load: bytes on the wire with gzip (see bench/first_load.py)."""
+    from bench.first_load import measure
+
+    server = Server("game", data, free_port())
+    server.start()
+    try:
+        return measure(server.base)
+    finally:
+        server.stop()
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rooms", type=int, default=80)
+    parser.add_argument("--players", type=int, default=12)
+    parser.add_argument("--sizes", default="", help="comma-separated room counts, run one after the other")
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds of play to measure")
+    parser.add_argument("--think", type=float, default=1.0, help="mean seconds between two actions of a room")
+    parser.add_argument("--workers", type=int, default=2, help="load-generator processes")
+    parser.add_argument("--only", choices=("game", "floor"), default=None, help="skip the other app")
+    parser.add_argument("--no-storm", dest="storm", action="store_false")
+    parser.add_argument("--first-load", action="store_true", help="also measure a phone's first page load")
+    parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--keep", action="store_true", help="keep the temp data folder (server logs)")
+    args = parser.parse_args(argv)
+
+    sizes = [int(s) for s in args.sizes.split(",") if s] or [args.rooms]
+    kinds = [args.only] if args.only else ["floor", "game"]
+    data_root = Path(tempfile.mkdtemp(prefix="mafia-bench-"))
+    results: list[dict[str, Any]] = []
+
+    def log(text: str) -> None:
+        print(text, flush=True)
+
+    try:
+        for rooms in sizes:
+            for kind in kinds:
+                data = data_root / f"{kind}-{rooms}x{args.players}"
+                data.mkdir()
+                results.append(run_one(kind, rooms, args.players, args.duration, args.think, args.workers,
+                                       args.storm, data, log))
+        if args.first_load:
+            data = data_root / "first-load"
+            data.mkdir()
+            results.append({"kind": "first_load", **first_load(data)})
+    finally:
+        if args.keep:
+            log(f"data and server logs kept in {data_root}")
+        else:
+            shutil.rmtree(data_root, ignore_errors=True)
+    print(table(results))
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+    return 0
+
+
+ROWS = [("phones", "phones"), ("actions/s", "actions_per_s"), ("tap to every screen p50 (ms)", "p50_ms"),
+        ("p95 (ms)", "p95_ms"), ("p99 (ms)", "p99_ms"), ("server CPU (% of one core)", "server_cpu_pct"),
+        ("server CPU per action (ms)", "server_cpu_ms_per_action"), ("RSS, playing (MB)", "rss_peak_mb"),
+        ("RSS per connected phone (KB)", "kb_per_phone"), ("reconnect storm: all re-seated (s)", "storm_s"),
+        ("missed updates", "missed"), ("load generator CPU (%)", "generator_cpu_pct"),
+        ("machine CPU (% of 2 cores)", "machine_cpu_pct")]
+
+
+def table(results: list[dict[str, Any]]) -> str:
+    """A markdown table: per size, the game, the floor, and their ratio."""
+    lines = []
+    by_size: dict[tuple[int, int], dict[str, dict[str, Any]]] = {}
+    for result in results:
+        if result["kind"] in ("game", "floor"):
+            by_size.setdefault((result["rooms"], result["players"]), {})[result["kind"]] = result
+    for (rooms, players), pair in by_size.items():
+        lines += [f"\n{rooms} rooms x {players} phones", "", "| | game | floor | ratio |", "|---|---|---|---|"]
+        game, floor = pair.get("game", {}), pair.get("floor", {})
+        for title, key in ROWS:
+            ours, base = game.get(key), floor.get(key)
+            ratio = f"{ours / base:.2f}" if isinstance(ours, int | float) and isinstance(base, int | float) \
+                and base else ""
+            lines.append(f"| {title} | {_cell(ours)} | {_cell(base)} | {ratio} |")
+    for result in results:
+        if result["kind"] == "first_load":
+            lines.append(f"\nfirst load of /r/CODE: {result['requests']} requests, "
+                         f"{result['transferred_kb']} KB transferred, {result['decoded_kb']} KB decoded")
+    return "\n".join(lines)
+
+
+def _cell(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

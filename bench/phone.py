@@ -1,0 +1,363 @@
+"""One simulated phone: a browser's HTTP GET and NiceGUI's socket.io connection, without a browser.
+
+What a NiceGUI 3.18 page does in the browser (``nicegui/static/nicegui.js``, ``templates/index.html``), and
+what this class does the same way:
+
+- ``GET /r/CODE`` with the phone's own cookies (its own ``app.storage.user``, so its own seat). The HTML
+  holds the element tree (``parseElements(String.raw`...`)``, HTML-escaped JSON) and the socket query
+  (``client_id``, ``next_message_id``, ``implicit_handshake``).
+- A websocket to ``/_nicegui_ws/socket.io/?EIO=4&transport=websocket&client_id=..&implicit_handshake=true
+  &document_id=..&tab_id=..``; Engine.IO v4 framing (``0`` open, ``2``/``3`` ping/pong, ``4`` message) and
+  Socket.IO v5 on top (``40`` connect, ``42[name, data]`` event, ``44`` refused: e.g. "Implicit handshake
+  failed" after a server restart, when the browser reloads the page).
+- Server to phone: ``update`` ({element id: element dict, or null when deleted}), ``notify``, ``open``
+  (navigation), ``run_javascript``; each carries ``_id``, the phone acks the next id every 3 s.
+- Phone to server, on a tap: ``event`` {id, client_id, listener_id, args} with the element's listener for
+  ``click`` (args []) or ``update:value`` / ``update:modelValue`` (args [json value]).
+
+A phone keeps a mirror of its element tree, so the bench taps buttons by their label, like a person.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+import time
+import uuid
+from collections import deque
+from typing import Any
+from urllib.parse import urlencode
+
+import aiohttp
+
+try:
+    import orjson
+
+    _loads = orjson.loads
+except ImportError:  # pragma: no cover - orjson comes with NiceGUI
+    _loads = json.loads
+
+_ELEMENTS = re.compile(r"parseElements\(String\.raw`(.*?)`\)", re.S)
+_CLIENT_ID = re.compile(r"'client_id': '([0-9a-f-]+)'")
+_NEXT_ID = re.compile(r"'next_message_id': (\d+)")
+_UNESCAPE = (("&#36;", "$"), ("&#96;", "`"), ("&gt;", ">"), ("&lt;", "<"), ("&amp;", "&"))
+WS_PATH = "/_nicegui_ws/socket.io/"
+
+
+class Refused(Exception):
+    """The socket.io connect was refused (``44``): the page's client is gone, reload it."""
+
+
+def parse_page(html: str) -> tuple[dict[str, dict[str, Any]], str, int]:
+    match = _ELEMENTS.search(html)
+    client = _CLIENT_ID.search(html)
+    if match is None or client is None:
+        raise ValueError("not a NiceGUI page")
+    raw = match.group(1)
+    for escaped, plain in _UNESCAPE:
+        raw = raw.replace(escaped, plain)
+    next_id = _NEXT_ID.search(html)
+    return _loads(raw), client.group(1), int(next_id.group(1)) if next_id else 0
+
+
+def _countdown_only(update: dict[str, Any]) -> bool:
+    """A tick of the countdown label: not an effect of anybody's tap."""
+    for element in update.values():
+        if element is None or "mafia-countdown" not in (element.get("class") or ()):
+            return False
+    return True
+
+
+class Phone:
+    def __init__(self, base: str, label: str = "", language: str = "en") -> None:
+        self.base = base
+        self.label = label
+        self.language = language
+        self.session: aiohttp.ClientSession | None = None
+        self.path = ""
+        self.elements: dict[str, dict[str, Any]] = {}
+        self.client_id = ""
+        self.next_message_id = 0
+        self.acked = -1
+        self.tab_id = str(uuid.uuid4())
+        self.ws: aiohttp.ClientWebSocketResponse | None = None
+        self.connected = False
+        self.reader: asyncio.Task[None] | None = None
+        self.pinger: asyncio.Task[None] | None = None
+        self.recent: deque[float] = deque(maxlen=64)  # perf_counter of meaningful updates
+        self.waiters: list[asyncio.Future[None]] = []
+        self.notifications: list[str] = []
+        self.navigate_to: str | None = None
+        self.closed = asyncio.Event()
+        self.page_bytes = 0
+        self.messages = 0
+        self.message_bytes = 0
+        self.reconnect = False  # after a drop: retry like socket.io, reload like nicegui.js
+
+    # ------------------------------------------------------------ HTTP
+
+    async def open_session(self) -> None:
+        if self.session is None:
+            self.session = aiohttp.ClientSession(
+                cookie_jar=aiohttp.CookieJar(unsafe=True),
+                headers={"Accept-Language": self.language, "User-Agent": "mafia-bench phone"},
+                timeout=aiohttp.ClientTimeout(total=60),
+            )
+
+    async def load(self, path: str) -> None:
+        """GET the page like a browser (gzip accepted, cookies kept)."""
+        await self.open_session()
+        assert self.session is not None
+        async with self.session.get(self.base + path, headers={"Accept-Encoding": "gzip"}) as response:
+            response.raise_for_status()
+            html = await response.text()
+            self.page_bytes += int(response.headers.get("Content-Length", len(html)))
+        self.path = path
+        self.elements, self.client_id, self.next_message_id = parse_page(html)
+        self.acked = -1
+        self.navigate_to = None
+
+    async def get_json(self, path: str) -> Any:
+        await self.open_session()
+        assert self.session is not None
+        async with self.session.get(self.base + path) as response:
+            response.raise_for_status()
+            return await response.json()
+
+    # ------------------------------------------------------------ socket
+
+    async def connect(self) -> None:
+        """Open the socket and do the implicit handshake; ``Refused`` when the server has no such client."""
+        assert self.session is not None
+        query = urlencode({"client_id": self.client_id, "next_message_id": self.next_message_id,
+                           "implicit_handshake": "true", "document_id": str(uuid.uuid4()), "tab_id": self.tab_id,
+                           "EIO": 4, "transport": "websocket"})
+        url = self.base.replace("http", "ws", 1) + WS_PATH + "?" + query
+        ws = await self.session.ws_connect(url, autoping=False, max_msg_size=0, compress=0, heartbeat=None)
+        try:
+            opening = await ws.receive(timeout=30)
+            if opening.type != aiohttp.WSMsgType.TEXT or not opening.data.startswith("0"):
+                raise ConnectionError(f"no engine.io open packet: {opening.type} {opening.data!r}")
+            await ws.send_str("40")
+            while True:
+                reply = await ws.receive(timeout=30)
+                if reply.type != aiohttp.WSMsgType.TEXT:
+                    raise ConnectionError(f"socket closed during connect: {reply.type}")
+                if reply.data == "2":
+                    await ws.send_str("3")
+                    continue
+                if reply.data.startswith("44"):
+                    raise Refused(reply.data[2:])
+                if reply.data.startswith("40"):
+                    break
+                self._packet(reply.data)  # an update queued before the connect was acknowledged
+        except BaseException:
+            await ws.close()
+            raise
+        self.ws = ws
+        self.connected = True
+        self.closed.clear()
+        self.reader = asyncio.create_task(self._read(ws))
+        if self.pinger is None or self.pinger.done():
+            self.pinger = asyncio.create_task(self._ack_loop())
+
+    async def _read(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        try:
+            async for message in ws:
+                if message.type == aiohttp.WSMsgType.TEXT:
+                    data = message.data
+                    if data == "2":
+                        await ws.send_str("3")
+                    elif data.startswith("42"):
+                        self.messages += 1
+                        self.message_bytes += len(data)
+                        self._packet(data)
+                    elif data.startswith("41"):
+                        break
+                elif message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
+                    break
+        except (aiohttp.ClientError, ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            self.connected = False
+            if self.ws is ws:
+                self.ws = None
+            self.closed.set()
+            self._wake()
+
+    def _packet(self, data: str) -> None:
+        if not data.startswith("42"):
+            return
+        name, payload = _loads(data[2:])[:2]
+        if isinstance(payload, dict) and "_id" in payload:
+            message_id = int(payload.pop("_id"))
+            if message_id < self.next_message_id:
+                return
+            self.next_message_id = message_id + 1
+        if name == "update":
+            now = time.perf_counter()
+            for key, element in payload.items():
+                if element is None:
+                    self.elements.pop(key, None)
+                else:
+                    self.elements[key] = element
+            if not _countdown_only(payload):
+                self.recent.append(now)
+                self._wake()
+        elif name == "notify":
+            self.notifications.append(str(payload.get("message", "")))
+            self._wake()
+        elif name == "open":
+            self.navigate_to = str(payload.get("path", ""))
+            self._wake()
+
+    def _wake(self) -> None:
+        waiters, self.waiters = self.waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+
+    async def _ack_loop(self) -> None:
+        while True:
+            await asyncio.sleep(3.0)
+            if self.ws is not None and self.connected and self.acked < self.next_message_id:
+                await self._send("ack", {"client_id": self.client_id, "next_message_id": self.next_message_id})
+                self.acked = self.next_message_id
+
+    async def _send(self, name: str, data: dict[str, Any]) -> None:
+        ws = self.ws
+        if ws is None:
+            raise ConnectionError("not connected")
+        await ws.send_str("42" + json.dumps([name, data], separators=(",", ":")))
+
+    async def wait(self, timeout: float) -> bool:
+        """Until the next message of interest (update, notification, navigation, drop). False on timeout."""
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.waiters.append(waiter)
+        try:
+            await asyncio.wait_for(waiter, timeout)
+            return True
+        except TimeoutError:
+            return False
+
+    async def first_update_after(self, start: float, timeout: float) -> float | None:
+        """perf_counter of the first meaningful update after ``start``; None on timeout."""
+        deadline = time.perf_counter() + timeout
+        while True:
+            for moment in self.recent:
+                if moment > start:
+                    return moment
+            left = deadline - time.perf_counter()
+            if left <= 0 or not await self.wait(left):
+                return None
+
+    async def drop(self) -> None:
+        """Close the socket (the browser leaves the page), keep the cookies."""
+        if self.ws is not None:
+            await self.ws.close()
+        if self.reader is not None:
+            await asyncio.gather(self.reader, return_exceptions=True)
+
+    async def close(self) -> None:
+        self.reconnect = False
+        for task in (self.reader, self.pinger):
+            if task is not None:
+                task.cancel()
+        if self.ws is not None:
+            await self.ws.close()
+        if self.session is not None:
+            await self.session.close()
+            self.session = None
+
+    # ------------------------------------------------------------ the page
+
+    def find(self, tag: str | None = None, *, label: str | None = None, contains: str | None = None,
+             text: str | None = None, prop: str = "label") -> str | None:
+        """The id of the first element with this tag and label (exact, or containing a string)."""
+        for key, element in self.elements.items():
+            if tag is not None and element.get("tag") != tag:
+                continue
+            value = (element.get("props") or {}).get(prop)
+            if label is not None and value != label:
+                continue
+            if contains is not None and (not isinstance(value, str) or contains not in value):
+                continue
+            if text is not None and text not in (element.get("text") or ""):
+                continue
+            return key
+        return None
+
+    def button(self, label: str | None = None, contains: str | None = None) -> str | None:
+        key = self.find("q-btn", label=label, contains=contains)
+        if key is not None and (self.elements[key].get("props") or {}).get("disable"):
+            return None
+        return key
+
+    def has_text(self, text: str) -> bool:
+        return any(text in (element.get("text") or "") for element in self.elements.values())
+
+    async def fire(self, key: str, kind: str, args: list[Any]) -> None:
+        element = self.elements.get(key)
+        if element is None:
+            raise LookupError(f"{self.label}: element {key} is gone")
+        for listener in element.get("events") or ():
+            if listener.get("type") == kind:
+                await self._send("event", {"id": int(key), "client_id": self.client_id,
+                                           "listener_id": listener["listener_id"],
+                                           "args": [json.dumps(arg) for arg in args]})
+                return
+        raise LookupError(f"{self.label}: element {key} has no {kind} listener")
+
+    async def click(self, key: str) -> None:
+        await self.fire(key, "click", [])
+
+    async def type_into(self, key: str, value: Any) -> None:
+        element = self.elements.get(key) or {}
+        kinds = {listener.get("type") for listener in element.get("events") or ()}
+        await self.fire(key, "update:value" if "update:value" in kinds else "update:modelValue", [value])
+
+    async def settle(self, quiet: float = 0.05, timeout: float = 5.0) -> None:
+        """Wait until no update came for ``quiet`` seconds (the page finished re-rendering)."""
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() < deadline:
+            if not await self.wait(quiet):
+                return
+
+    # ------------------------------------------------------------ reconnecting like a browser
+
+    async def visit(self, path: str, attempts: int = 30) -> None:
+        """Load ``path`` and connect its socket, retrying while the server is down."""
+        delay = 0.5
+        for attempt in range(attempts):
+            try:
+                await self.load(path)
+                await self.connect()
+                return
+            except (TimeoutError, aiohttp.ClientError, ConnectionError, OSError, Refused, ValueError):
+                if attempt == attempts - 1:
+                    raise
+                await asyncio.sleep(delay * random.uniform(0.5, 1.5))
+                delay = min(delay * 2, 5.0)
+
+    async def recover(self, give_up: float) -> float:
+        """After a drop: socket.io's reconnect (1 s doubling to 5 s, +-50 %), then, when the server no longer
+        knows this client (``44``), nicegui.js reloads the page. Returns ``time.time()`` when connected."""
+        delay = 1.0
+        while time.time() < give_up:
+            await asyncio.sleep(delay * random.uniform(0.5, 1.5))
+            delay = min(delay * 2, 5.0)
+            try:
+                await self.connect()
+                return time.time()
+            except Refused:
+                try:
+                    await self.load(self.path)
+                    await self.connect()
+                    return time.time()
+                except (TimeoutError, aiohttp.ClientError, ConnectionError, OSError, Refused, ValueError):
+                    continue
+            except (TimeoutError, aiohttp.ClientError, ConnectionError, OSError):
+                continue
+        raise TimeoutError(f"{self.label} did not reconnect")
