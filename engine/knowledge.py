@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from engine.common import in_mafia_team
+from engine.common import MAFIA_ROLES
 from engine.roles import Role
 from engine.state import Event, GameState, Phase
 
@@ -53,25 +53,90 @@ def known_roles(state: GameState, viewer: Viewer) -> dict[int, str]:
     me = viewer.seat
     cache = state.derived()
     if "groups" not in cache:
-        law = (Role.COMMISSAR, Role.SERGEANT)
-        cache["groups"] = (
-            [s for s in range(1, state.n + 1) if in_mafia_team(state, s)],
-            [s for s in range(1, state.n + 1) if state.role(s) in law]
-            if state.rules == "uz" and state.options.get("commissar_knows_sergeant") else [],
-        )
+        cache["groups"] = _groups(state, state.roles)
     mafia, law_team = cache["groups"]
     known[me] = str(state.role(me))
+    roles: list[Role] = state.roles
+    if not state.alive[me - 1]:  # the dead keep what they knew alive: the teams as they were then
+        then = cache.setdefault("dead_groups", {})
+        if me not in then:
+            at_death = roles_at(state, _deaths(state)[me][0]) if me in _deaths(state) else list(state.roles)
+            then[me] = (at_death, *_groups(state, at_death))
+        roles, mafia, law_team = then[me]
     for group in (mafia, law_team):
         if me in group:
             for s in group:
-                known[s] = str(state.roles[s - 1])
+                known[s] = str(roles[s - 1])
     return known
+
+
+def _groups(state: GameState, roles: list[Role]) -> tuple[list[int], list[int]]:
+    """The seats of the mafia team, and (uz, when they know each other) of the commissar's team."""
+    law = (Role.COMMISSAR, Role.SERGEANT)
+    return (
+        [s for s in range(1, state.n + 1) if roles[s - 1] in MAFIA_ROLES],
+        [s for s in range(1, state.n + 1) if roles[s - 1] in law]
+        if state.rules == "uz" and state.options.get("commissar_knows_sergeant") else [],
+    )
+
+
+def roles_at(state: GameState, index: int) -> list[Role]:
+    """Every seat's role just before event ``index``: the deal with the role changes told before it."""
+    roles = list(state.dealt)
+    for event in state.events[:index]:
+        if event.type == "role_change":
+            roles[int(event.params["seat"]) - 1] = Role(str(event.params["role"]))
+    return roles
+
+
+def _deaths(state: GameState) -> dict[int, tuple[int, int | None]]:
+    """Seat -> (index of his death event, the night's number if he died at night, else None)."""
+    cache = state.derived()
+    if "deaths" not in cache:
+        deaths: dict[int, tuple[int, int | None]] = {}
+        for index, event in enumerate(state.events):
+            if event.type == "death":
+                deaths.setdefault(int(event.params["seat"]), (index, event.day if event.phase == "night" else None))
+        cache["deaths"] = deaths
+    result: dict[int, tuple[int, int | None]] = cache["deaths"]
+    return result
+
+
+def _told_in_time(death: tuple[int, int | None] | None, index: int, event: Event) -> bool:
+    """A private result reaches a player only while he lives: not after his death, and not at the dawn
+    of the night he died in (a commissar killed tonight does not read tonight's check; the uk note is
+    the one way such a result gets out)."""
+    if death is None:
+        return True
+    at, night = death
+    if index > at:
+        return False
+    return not (night is not None and event.phase == "night" and event.day == night)
+
+
+def _delivered(state: GameState) -> list[frozenset[int] | None]:
+    """Per event: None for a public one, else the seats of its audience that were alive to be told."""
+    cache = state.derived()
+    if "delivered" not in cache:
+        deaths = _deaths(state)
+        cache["delivered"] = [
+            None if event.audience is None
+            else frozenset(s for s in event.audience if _told_in_time(deaths.get(s), index, event))
+            for index, event in enumerate(state.events)
+        ]
+    result: list[frozenset[int] | None] = cache["delivered"]
+    return result
 
 
 def may_read(state: GameState, viewer: Viewer, event: Event) -> bool:
     if event.audience is None or sees_everything(state, viewer):
         return True
-    return viewer.kind == "seat" and viewer.seat in event.audience
+    if viewer.kind != "seat" or viewer.seat not in event.audience:
+        return False
+    for to, e in zip(_delivered(state), state.events, strict=True):
+        if e is event:
+            return to is not None and viewer.seat in to
+    return False
 
 
 SECRET_PARAMS = {"death": ("cause",)}
@@ -98,5 +163,12 @@ def visible_events(state: GameState, viewer: Viewer) -> list[dict[str, Any]]:
         return [full for _, full, _ in pairs]
     if viewer.kind == "seat":
         seat = viewer.seat
-        return [told for audience, _, told in pairs if audience is None or seat in audience]
+        delivered = _delivered(state)
+        mine = [told for (audience, _, told), to in zip(pairs, delivered, strict=True)
+                if audience is None or (to is not None and seat in to)]
+        if any(e["type"] == "check" and e["seat"] != seat for e in mine):
+            known = known_roles(state, viewer)  # a sergeant who may not know the commissar reads his checks
+            mine = [{k: v for k, v in e.items() if k != "seat"}  # unsigned
+                    if e["type"] == "check" and e["seat"] != seat and e["seat"] not in known else e for e in mine]
+        return mine
     return [told for audience, _, told in pairs if audience is None]
