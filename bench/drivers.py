@@ -42,6 +42,7 @@ from engine.view import view
 ACT_LABELS = {"kill": "Kill", "check": "Check", "shoot": "Shoot", "heal": "Heal", "block": "Block",
               "cover": "Cover", "visit": "Visit", "freeze": "Freeze", "suggest": "Suggest", "suspect": "Suspect"}
 EFFECT_TIMEOUT = 10.0
+TIMERS = ("Night", "Discussion", "Vote", "Kamikaze's pick")  # uz, as the host's lobby labels them
 ROLE_BUTTON = "Tap to see your role"
 
 
@@ -159,6 +160,10 @@ class GameRoom(Room):
         self.code = self.path.rsplit("/", 1)[-1]
         await host.drop()
         await host.visit(self.path)
+        for label in TIMERS:  # long timers: the bench's taps end every step, the clock stays out of the way
+            start = time.perf_counter()
+            await host.type_into(_need(host.find("q-input", label=label), f"timer {label}"), 600)
+            await host.first_update_after(start, EFFECT_TIMEOUT)
         for phone, name in zip(self.phones[1:], self.names[1:], strict=True):
             await phone.visit(self.path)
             await phone.type_into(_need(phone.find("nicegui-input", label="Your name"), "join name"), name)

@@ -4,8 +4,9 @@ A room lives in exactly one process. It holds the lobby (rule set, options, time
 engine's ``GameState`` of the running game, the clock (an absolute deadline, or the seconds left while
 paused) and the pages subscribed to it. Every change goes the same way::
 
-    page handler -> Room.<method>(token_hash, ...) -> engine.apply (on a copy) -> store (action log)
-                 -> the copy becomes the state -> every subscriber re-renders from its own projection
+    page handler -> Room.<method>(token_hash, ...) -> engine.apply (validated, then in place) -> store (action
+                 log; if that fails, the state is replayed without it) -> every subscriber re-renders what
+                 changed in its own projection
 
 A room's changes are serialized by its ``asyncio.Lock``. Callers identify themselves by the SHA-256 of
 their seat token; every permission (seat, host, moderator) is checked here, whatever the page offered.
@@ -28,7 +29,7 @@ from engine import actions as engine_actions
 from engine.actions import Action, Deadline, Foul
 from engine.dealing import PLAYER_RANGE
 from engine.errors import RuleError, StaleAction
-from engine.game import applied, new_game, replay, step_seconds
+from engine.game import apply, new_game, replay, step_seconds
 from engine.knowledge import MODERATOR, SPECTATOR, Viewer
 from engine.options import OPTION_TABLES, OptionValue, resolve
 from engine.state import GameState, Phase
@@ -508,17 +509,27 @@ class Room:
         return line
 
     async def _apply(self, action: Action) -> None:
-        """Apply on a copy, log it, then keep the copy: a refused or unsaved action changes nothing."""
+        """Apply in place, then log it: a refused or unsaved action changes nothing.
+
+        The engine validates before it mutates (a ``RuleError`` leaves the state as it was), so no copy is
+        needed for a refusal. If the log write fails, the state is rebuilt by replaying the log without the
+        new action (the log the database holds), and every page is shown that state again.
+        """
         state = self.state
         assert state is not None and self.game_id is not None
-        before = state.step
-        new_state, _events = applied(state, action)
+        before, index = state.step, len(state.log)
+        apply(state, action)
         try:
-            await store.append_action(self.game_id, len(state.log), engine_actions.to_dict(action))
-        except store.ActionIndexConflict:
-            log.exception("room %s: the action log and the game disagree", self.code)
-            raise Refusal(N_("Something went wrong; please try again.")) from None
-        self.state, self._public = new_state, None
+            await store.append_action(self.game_id, index, engine_actions.to_dict(action))
+        except BaseException as error:
+            self.state, self._public = _without_last(state), None
+            self.notify("state")  # a page built while the write was pending showed the unsaved action
+            if isinstance(error, store.ActionIndexConflict):
+                log.exception("room %s: the action log and the game disagree", self.code)
+                raise Refusal(N_("Something went wrong; please try again.")) from None
+            raise
+        self._public = None
+        new_state = state
         if new_state.phase is Phase.ENDED:
             self.stage, self.deadline, self.paused_remaining = Stage.FINISHED, None, None
             await store.finish_game(self.game_id, winner=new_state.winner, room_status=RoomStatus.FINISHED)
@@ -533,6 +544,11 @@ class Room:
     async def _save_clock(self) -> None:
         if self.game_id is not None:
             await store.set_deadline(self.game_id, deadline_at=self.deadline, paused_remaining=self.paused_remaining)
+
+
+def _without_last(state: GameState) -> GameState:
+    """The state before its last action: the game replayed from its seed and the rest of its log."""
+    return replay(state.rules, state.n, state.seed, state.options, state.log[:-1])
 
 
 def _seat_info(record: SeatRecord) -> SeatInfo:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import pytest
@@ -110,6 +111,36 @@ async def test_pause_extend_and_skip(db: Path, fake_time: FakeTime) -> None:
         await room.skip(hashes[0], step - 1)  # a stale tab
     await room.skip(hashes[0], step)
     assert room.state.phase is Phase.DISCUSSION
+
+
+async def test_an_unsaved_action_changes_nothing(
+    db: Path, fake_time: FakeTime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The state is changed in place; a failed log write puts it back (replayed from the log without it)."""
+    room, hashes = await make_room(4)
+    await room.start(hashes[0])
+    await room.act(hashes[0], NightAct(1, "pass"))
+    assert room.state is not None
+    before = copy.deepcopy(room.state)
+    real_append = store.append_action
+
+    async def disk_full(*_args: object, **_kwargs: object) -> None:
+        raise OSError("disk full")
+
+    async def conflict(game_id: int, index: int, _payload: object) -> None:
+        raise store.ActionIndexConflict(game_id, index, index + 1)
+
+    monkeypatch.setattr(store, "append_action", disk_full)
+    with pytest.raises(OSError):
+        await room.act(hashes[1], NightAct(2, "pass"))
+    assert room.state == before and room.state.step == before.step
+    monkeypatch.setattr(store, "append_action", conflict)
+    with pytest.raises(Refusal):
+        await room.act(hashes[3], NightAct(4, "pass"))  # the last one: it would have ended the night
+    assert room.state == before and room.state.phase is Phase.NIGHT
+    monkeypatch.setattr(store, "append_action", real_append)
+    await room.act(hashes[1], NightAct(2, "pass"))
+    assert len(room.state.log) == 2
 
 
 async def test_moderator_gives_fouls_in_uk(db: Path, fake_time: FakeTime) -> None:
