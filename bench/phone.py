@@ -44,6 +44,8 @@ _CLIENT_ID = re.compile(r"'client_id': '([0-9a-f-]+)'")
 _NEXT_ID = re.compile(r"'next_message_id': (\d+)")
 _UNESCAPE = (("&#36;", "$"), ("&#96;", "`"), ("&gt;", ">"), ("&lt;", "<"), ("&amp;", "&"))
 WS_PATH = "/_nicegui_ws/socket.io/"
+ACK = True
+PAGE_TIMEOUT = aiohttp.ClientTimeout(total=60)
 
 
 class Refused(Exception):
@@ -94,6 +96,7 @@ class Phone:
         self.page_bytes = 0
         self.messages = 0
         self.message_bytes = 0
+        self.drop_reason = ""
         self.reconnect = False  # after a drop: retry like socket.io, reload like nicegui.js
 
     # ------------------------------------------------------------ HTTP
@@ -101,16 +104,20 @@ class Phone:
     async def open_session(self) -> None:
         if self.session is None:
             self.session = aiohttp.ClientSession(
+                # A fresh connection per request, as a browser opens one for its websocket: a socket upgraded on
+                # a reused keep-alive connection was dropped by the server after its keep-alive timeout.
+                connector=aiohttp.TCPConnector(force_close=True),
                 cookie_jar=aiohttp.CookieJar(unsafe=True),
                 headers={"Accept-Language": self.language, "User-Agent": "mafia-bench phone"},
-                timeout=aiohttp.ClientTimeout(total=60),
+                timeout=aiohttp.ClientTimeout(total=None, sock_connect=30),  # a total would end the socket too
             )
 
     async def load(self, path: str) -> None:
         """GET the page like a browser (gzip accepted, cookies kept)."""
         await self.open_session()
         assert self.session is not None
-        async with self.session.get(self.base + path, headers={"Accept-Encoding": "gzip"}) as response:
+        async with self.session.get(self.base + path, headers={"Accept-Encoding": "gzip"}, timeout=PAGE_TIMEOUT) \
+                as response:
             response.raise_for_status()
             html = await response.text()
             self.page_bytes += int(response.headers.get("Content-Length", len(html)))
@@ -122,7 +129,7 @@ class Phone:
     async def get_json(self, path: str) -> Any:
         await self.open_session()
         assert self.session is not None
-        async with self.session.get(self.base + path) as response:
+        async with self.session.get(self.base + path, timeout=PAGE_TIMEOUT) as response:
             response.raise_for_status()
             return await response.json()
 
@@ -135,7 +142,7 @@ class Phone:
                            "implicit_handshake": "true", "document_id": str(uuid.uuid4()), "tab_id": self.tab_id,
                            "EIO": 4, "transport": "websocket"})
         url = self.base.replace("http", "ws", 1) + WS_PATH + "?" + query
-        ws = await self.session.ws_connect(url, autoping=False, max_msg_size=0, compress=0, heartbeat=None)
+        ws = await self.session.ws_connect(url, autoping=True, max_msg_size=0, compress=0)  # autoping: pong uvicorn
         try:
             opening = await ws.receive(timeout=30)
             if opening.type != aiohttp.WSMsgType.TEXT or not opening.data.startswith("0"):
@@ -160,7 +167,7 @@ class Phone:
         self.connected = True
         self.closed.clear()
         self.reader = asyncio.create_task(self._read(ws))
-        if self.pinger is None or self.pinger.done():
+        if ACK and (self.pinger is None or self.pinger.done()):
             self.pinger = asyncio.create_task(self._ack_loop())
 
     async def _read(self, ws: aiohttp.ClientWebSocketResponse) -> None:
@@ -177,9 +184,12 @@ class Phone:
                     elif data.startswith("41"):
                         break
                 elif message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
+                    self.drop_reason = f"{message.type.name} {message.data!r} {ws.close_code}"
                     break
-        except (aiohttp.ClientError, ConnectionError, asyncio.CancelledError):
-            pass
+            else:
+                self.drop_reason = f"end of stream {ws.close_code} {ws.exception()!r} at {time.time():.1f}"
+        except (aiohttp.ClientError, ConnectionError, asyncio.CancelledError) as error:
+            self.drop_reason = repr(error)
         finally:
             self.connected = False
             if self.ws is ws:
