@@ -1,0 +1,46 @@
+"""Fixtures of the browser tests: one server per test module (its own process, port and data folder), one
+Chromium per test module with a context per phone, and a ``table`` factory that closes its phones."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+from e2e.harness import CHROMIUM, Phone, Server, launch  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("data")).start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    if CHROMIUM is None:
+        pytest.skip("no chromium on this machine")
+    with playwright_api.sync_playwright() as playwright:
+        launched = launch(playwright)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def phones(browser) -> Iterator[Callable[..., Phone]]:  # noqa: ANN001
+    """``phones(name, language)`` opens a new phone; all are closed after the test."""
+    opened: list[Phone] = []
+
+    def open_phone(name: str, language: str = "en", size: dict[str, int] | None = None) -> Phone:
+        phone = Phone(browser, name, language, size)
+        opened.append(phone)
+        return phone
+
+    yield open_phone
+    for phone in opened:
+        phone.close()
