@@ -65,6 +65,8 @@ class GameView:
         self.page = page
         self.p: dict[str, Any] = {}
         self.viewer = Viewer("spectator")
+        self.keys: dict[str, Any] | None = None  # what each section was last built from (see ``update``)
+        self.game_id: int | None = None
 
     # ------------------------------------------------------------ helpers for the phase modules
 
@@ -128,9 +130,10 @@ class GameView:
         _ = page.t
         self.viewer = room.viewer(page.token_hash)
         self.p = view(state, self.viewer, room.public())
+        self.keys, self.game_id = self.section_keys(self.p), room.game_id
         page.in_game(self.p["phase"])
         with ui.card().classes("mafia-card items-center"):
-            testid(ui.label(wording.phase_title(_, self.p["phase"], int(self.p["day"]))).classes("mafia-big"), "phase")
+            self.title()
             page.countdown = testid(ui.label("").classes("mafia-countdown"), "countdown")
             page.tick()
             self.clock_bar()
@@ -146,6 +149,52 @@ class GameView:
         self.chat()
         if self.p.get("actions"):
             page.buzz(int(self.p["step"]))
+
+    # ------------------------------------------------------------ updating what changed
+
+    def section_keys(self, p: dict[str, Any]) -> dict[str, Any]:
+        """What each section of the screen is built from, all of it from this viewer's projection (or the
+        room's public presence dots): a section is rebuilt only when its key changes."""
+        room, me = self.page.room, p.get("me")
+        return {
+            "title": (p["phase"], p["day"]),
+            "clock_bar": (room.is_host(self.page.token_hash), room.stage, room.paused, p["step"]),
+            "role_card": (me and me["seat"], me and me["role"], p.get("roles"), p.get("teams")),
+            "panel": {key: value for key, value in p.items() if key not in ("events", "chat")},
+            "news": self.news_text(),
+            "players": (p.get("alive"), p.get("roles"), p.get("fouls"), p.get("speaker"), p["phase"],
+                        tuple(room.is_connected(seat.token_hash) for seat in room.seating)),
+            "chat": p.get("chat"),
+        }
+
+    def update(self) -> bool:
+        """After a change of the room: rebuild only the sections whose key changed (none, when this viewer's
+        projection did not change). False when the whole game view must be built again instead."""
+        page, room = self.page, self.page.room
+        state = room.state
+        if state is None or self.keys is None or self.game_id != room.game_id:
+            return False
+        viewer = room.viewer(page.token_hash)
+        if viewer != self.viewer:
+            return False
+        p = view(state, viewer, room.public())
+        keys = self.section_keys(p)
+        changed = [name for name, key in keys.items() if self.keys.get(name) != key]
+        self.p, self.keys = p, keys
+        if not changed:
+            return True
+        page.in_game(p["phase"])
+        for name in changed:  # each refresh runs as a task, in this order, before the next message goes out
+            getattr(self, name).refresh()
+        page.tick()
+        if p.get("actions"):
+            page.buzz(int(p["step"]))
+        return True
+
+    @ui.refreshable_method
+    def title(self) -> None:
+        testid(ui.label(wording.phase_title(self.page.t, self.p["phase"], int(self.p["day"]))).classes("mafia-big"),
+               "phase")
 
     @ui.refreshable_method
     def clock_bar(self) -> None:
@@ -209,13 +258,18 @@ class GameView:
         if self.viewer.kind == "moderator" and self.action("foul"):
             day.moderator_panel(self)
 
+    def news_text(self) -> tuple[list[str], list[str]]:
+        room = self.page.room
+        if room.state is None:
+            return [], []
+        me = self.me["seat"] if self.me else 0
+        return news_lines(self.page.t, room.state, self.viewer, self.name_of, me)
+
+    @ui.refreshable_method
     def news(self) -> None:
         """Announcements and private results of the last night and day, then everything before."""
-        room, _ = self.page.room, self.page.t
-        if room.state is None:
-            return
-        me = self.me["seat"] if self.me else 0
-        recent, older = news_lines(_, room.state, self.viewer, self.name_of, me)
+        _ = self.page.t
+        recent, older = self.keys["news"] if self.keys else self.news_text()
         if recent:
             with ui.card().classes("mafia-card"):
                 ui.label(_("News")).classes("font-bold")
@@ -226,6 +280,7 @@ class GameView:
                 for text in older:
                     ui.label(text)
 
+    @ui.refreshable_method
     def players(self) -> None:
         room, _ = self.page.room, self.page.t
         p = self.p
@@ -247,6 +302,7 @@ class GameView:
                     if seat == p.get("speaker"):
                         ui.icon("record_voice_over")
 
+    @ui.refreshable_method
     def chat(self) -> None:
         page, room, _ = self.page, self.page.room, self.page.t
         channels = self.p.get("chat", {"read": [], "write": []})

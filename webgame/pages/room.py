@@ -89,6 +89,8 @@ class RoomPage:
         if self.room.stage is Stage.LOBBY and what in ("seats", "presence", "settings"):
             self.lobby.changed(what)
             return
+        if what in ("state", "presence") and self.room.stage is not Stage.LOBBY and self.game.update():
+            return  # only the sections of this viewer's screen that changed were rebuilt
         self.body.refresh()
 
     def chat_added(self, line: ChatLine) -> None:
