@@ -318,6 +318,7 @@ class Table:
     roles: dict[int, str] = field(default_factory=dict)
     secrecy_checks: int = 0
     over: bool = False  # the game has ended: every role is shown to everyone
+    fouls: dict[int, float] = field(default_factory=dict)
     started: float = field(default_factory=time.monotonic)
     log: list[str] = field(default_factory=list)
 
@@ -427,7 +428,7 @@ class Table:
 
     # ------------------------------------------------ night
 
-    def night(self, day: int, plan: dict[int, tuple[str, int | None]]) -> None:
+    def night(self, day: int, plan: dict[int, tuple[str, int | None]], notes: Iterable[int] = ()) -> None:
         """Each living player acts: ``plan`` maps a seat to (act, target); everyone else suspects the next
         living player (or skips when his role has a power and no plan)."""
         title = {p.seat: self.title(p.t, "night", day) for p in self.players}
@@ -458,6 +459,13 @@ class Table:
                     except AssertionError:
                         continue
             assert target is not None
+            if phone.seat in set(notes):  # uk: the commissar leaves his note with tonight's check
+                phone.tap(f"target-{target}", phone.tid("confirm"))
+                note = phone.tid("note")
+                note.click()
+                expect(note).to_have_attribute("aria-checked", "true")
+                moves.append(Move(phone, ["confirm"], done))
+                continue
             moves.append(Move(phone, [f"target-{target}", "confirm"], done))
         play(moves)
 
@@ -495,12 +503,68 @@ class Table:
             moves.append(Move(phone, ["abstain"] if target is None else [f"vote-{target}", "confirm"], done))
         play(moves)
 
-    def end_speech(self, phone: Phone, phase: str, day: int) -> None:
-        """The speaker (uk: a speech, a defence, last words) ends it: the next speaker or phase shows."""
-        title = self.title(phone.t, phase, day)
-        before = phone.text_of("speaker")
-        moved = phone.tid("speaker").filter(has_not_text=exactly(before)).or_(phone.phase_is_not(title))
-        phone.tap("end-speech", moved)
+    SPEAKER_LINES = {"speeches": "Now speaking: {name}", "defence": "Defence: {name}",
+                     "last_words": "Last words: {name}"}
+
+    def speaker(self, watcher: Phone, phase: str) -> int:
+        """The seat whose turn it is to speak, as ``watcher``'s screen says."""
+        line = watcher.text_of("speaker")
+        template = watcher.t(self.SPEAKER_LINES[phase])
+        for phone in self.players:
+            if line == template.format(name=self.label(watcher.t, phone.seat)):
+                return phone.seat
+        raise AssertionError(f"{watcher}: no speaker in {line!r}")
+
+    def speeches(self, phase: str, day: int, nominations: dict[int, int] | None = None,
+                 between: Callable[[int], None] | None = None) -> list[int]:
+        """uk: every speaker of this phase speaks in turn, nominating as planned, and ends his speech.
+        ``between(seat)`` runs during each speech (the moderator's fouls). Returns the speakers in order."""
+        nominations = dict(nominations or {})
+        watcher = self.moderator or self.living[0]
+        title = self.title(watcher.t, phase, day)
+        shows(watcher.tid("speaker"))
+        spoken: list[int] = []
+        while watcher.tid("phase").filter(has_text=exactly(title)).count():
+            seat = self.speaker(watcher, phase)
+            phone = self.seat(seat)
+            spoken.append(seat)
+            if between is not None:
+                between(seat)
+            if seat in nominations:
+                target = nominations.pop(seat)
+                nominee = self.label(phone.t, target)
+                listed = phone.tid("nominees").filter(has_text=nominee)
+                phone.tap(f"nominate-{target}", phone.tid("confirm").or_(listed))
+                phone.tap("confirm", listed)
+            said = watcher.text_of("speaker")
+            moved = phone.tid("speaker").filter(has_not_text=exactly(phone.text_of("speaker"))).or_(
+                phone.phase_is_not(self.title(phone.t, phase, day)))
+            phone.tap("end-speech", moved)
+            shows(watcher.tid("speaker").filter(has_not_text=exactly(said)).or_(watcher.phase_is_not(title)))
+        assert not nominations, f"planned nominations not made: {nominations}"
+        return spoken
+
+    def eliminate_all(self, day: int, answers: dict[int, bool]) -> None:
+        """uk: the yes/no vote on eliminating every tied player."""
+        moves = []
+        for seat, yes in answers.items():
+            phone = self.seat(seat)
+            gone = phone.page.locator("body").filter(has_not=phone.tid("yes"))
+            moves.append(Move(phone, ["yes" if yes else "no"], gone.or_(
+                phone.phase_is_not(self.title(phone.t, "eliminate_all", day)))))
+        play(moves)
+
+    def foul(self, seat: int, amount: float) -> None:
+        """The uk moderator gives a foul: a tap on the player, then on the amount."""
+        moderator = self.moderator
+        assert moderator is not None
+        name = f"foul-amount-{amount:g}"
+        self.fouls[seat] = self.fouls.get(seat, 0.0) + amount
+        t = moderator.t
+        given = t("{name} gets a foul ({amount}); {total} in all.").format(
+            name=self.label(t, seat), amount=t.number(amount), total=t.number(self.fouls[seat]))
+        moderator.tap(f"foul-{seat}", moderator.tid(name))
+        moderator.tap(name, moderator.tid("news").filter(has_text=exactly(given)))
 
     # ------------------------------------------------ secrecy
 
@@ -526,7 +590,8 @@ class Table:
             text, attributes = phone.dom_dump()
             text = self._without_boilerplate(phone, text)
             for seat, role in self.roles.items():
-                if self.over or seat in self.dead or seat in known_seats or role in allowed:
+                revealed = self.rules == "uz" and seat in self.dead
+                if self.over or revealed or seat in known_seats or role in allowed:
                     continue
                 name = wording.role_name(phone.t, self.rules, role)
                 if name in {wording.role_name(phone.t, self.rules, r) for r in allowed}:

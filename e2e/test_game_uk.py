@@ -1,0 +1,112 @@
+"""The uk club game in real browsers: 12 phones and the host as moderator (he runs the game and gives fouls).
+Day 1: speeches with nominations, fouls, a tied vote, the defence again, the re-vote tied again, the vote on
+eliminating both; night 1: the commissar leaves his note and is killed, the note is read out; day 2: a single
+nominee goes without a vote, and the red team wins. Roles are never shown before the end (uk), so after
+every phase no page holds any other player's role, dead or alive."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import expect
+
+from e2e.harness import Phone, Server, Table, exactly
+
+pytestmark = pytest.mark.e2e
+
+NAMES = ["Остап", "Мирослава", "Тарас", "Olena", "Богдан", "Ірина", "Andriy", "Соломія", "Nazar", "Дарина", "Pavlo",
+         "Леся"]
+
+
+def test_twelve_players_with_a_moderator(server: Server, phones: Callable[..., Phone]) -> None:
+    table = Table(server.base, "uk")
+    table.open_room(phones("Ведучий", "uk"), moderated=True)
+    table.join(*(phones(name, "en" if index % 4 == 3 else "uk") for index, name in enumerate(NAMES)))
+    table.set_timers(speech_seconds=180, defence_seconds=180, last_words_seconds=180, vote_seconds=180,
+                     night_seconds=180)
+    table.start("speeches")
+    table.read_roles()
+    moderator = table.moderator
+    assert moderator is not None
+    assert moderator.page.get_by_text(moderator.t("You are the moderator: you see every role.")).is_visible()
+    don, courtesan, commissar = table.one("don"), table.one("courtesan"), table.one("commissar")
+    doctor, maniac = table.one("doctor"), table.one("maniac")
+    first_mafia, second_mafia = table.by_role("mafia")
+    civilians = table.by_role("civilian")
+    assert len(civilians) == 5
+    assert set(don.known) == {first_mafia.seat, second_mafia.seat, courtesan.seat}
+    assert not commissar.known and not maniac.known
+
+    # Day 1: the first two speakers who can nominate the two plain mafia do; the moderator fouls a civilian.
+    order = list(range(1, 13))
+    nominations: dict[int, int] = {}
+    for nominee in (first_mafia.seat, second_mafia.seat):
+        nominator = next(s for s in order if s != nominee and s not in nominations)
+        nominations[nominator] = nominee
+    fouled = civilians[0]
+
+    def fouls(seat: int) -> None:
+        if seat == 3:
+            table.foul(fouled.seat, 1)
+            table.foul(fouled.seat, 0.5)
+
+    assert table.speeches("speeches", 1, nominations, fouls) == order
+    for phone in table.players:
+        expect(phone.page.get_by_text(phone.t("fouls: {count}").format(count=phone.t.number(1.5)),
+                                      exact=True)).to_be_visible()
+    assert "1,5" in fouled.page.content()  # uk writes a decimal comma
+    table.expect_phase("defence", 1)
+    assert table.speeches("defence", 1) == [first_mafia.seat, second_mafia.seat]
+    table.expect_phase("vote", 1)
+    tie = tied_votes(table, first_mafia.seat, second_mafia.seat)
+    table.vote(1, tie)
+    table.expect_phase("defence", 1)
+    for phone in table.players:
+        t = phone.t
+        tied = t("The vote is tied between {names}.").format(names=t.join(
+            [table.label(t, first_mafia.seat), table.label(t, second_mafia.seat)]))
+        expect(phone.tid("news").filter(has_text=exactly(tied))).to_be_visible()
+    table.speeches("defence", 1)
+    table.expect_phase("vote", 1)
+    for phone in table.living:
+        expect(phone.page.get_by_text(phone.t("The re-vote between the tied players."))).to_be_visible()
+    table.vote(1, tie)
+    table.expect_phase("eliminate_all", 1)
+    table.eliminate_all(1, {p.seat: p.seat not in (first_mafia.seat, second_mafia.seat, courtesan.seat)
+                            for p in table.living})
+    table.died(first_mafia.seat, second_mafia.seat)
+    table.expect_phase("last_words", 1)
+    assert table.speeches("last_words", 1) == [first_mafia.seat, second_mafia.seat]
+
+    # Night 1: the don kills the commissar, who checks the don and leaves a note; the maniac kills the courtesan.
+    table.expect_phase("night", 1)
+    table.night(1, {don.seat: ("kill", commissar.seat), commissar.seat: ("check", don.seat),
+                    doctor.seat: ("heal", doctor.seat), courtesan.seat: ("freeze", civilians[1].seat),
+                    maniac.seat: ("kill", courtesan.seat)}, notes=[commissar.seat])
+    table.died(commissar.seat, courtesan.seat)
+    table.expect_phase("last_words", 2)
+    for phone in table.players:
+        t = phone.t
+        note = t("The commissar's note is read out: {target} is black.").format(target=table.label(t, don.seat))
+        expect(phone.tid("news").filter(has_text=exactly(note))).to_be_visible()
+    table.speeches("last_words", 2)
+
+    # Day 2: a single nominee (the don) is eliminated without a vote: every black player is out.
+    table.expect_phase("speeches", 2)
+    first = next(p.seat for p in table.living if p.seat >= 2 and p is not don)
+    table.speeches("speeches", 2, {first: don.seat})
+    table.died(don.seat)
+    table.expect_phase("ended", 2)
+    for phone in table.phones:
+        expect(phone.tid("winner")).to_have_text(phone.t("The red team wins!"))
+    print("\n".join(table.log))
+
+
+def tied_votes(table: Table, one: int, other: int) -> dict[int, int | None]:
+    """Every living player votes, half for each nominee (the nominees for each other)."""
+    votes: dict[int, int | None] = {one: other, other: one}
+    rest = [p.seat for p in table.living if p.seat not in (one, other)]
+    for index, seat in enumerate(rest):
+        votes[seat] = one if index % 2 == 0 else other
+    return votes
