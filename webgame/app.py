@@ -56,6 +56,7 @@ def run() -> None:
         favicon="🎭",
         storage_secret=storage_secret(),
         reconnect_timeout=RECONNECT_TIMEOUT,
+        tailwind=False,  # the few utility classes the pages use are in static/mafia.css (see docs/PERFORMANCE.md)
         reload=False,
         show=False,
     )
