@@ -1,0 +1,35 @@
+"""The load generator still runs (bench/load.py): one room of four phones plays for a few seconds against a
+real server. No timing is asserted; benchmarks are run by hand (docs/PERFORMANCE.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bench.load import run_one
+from webgame import bench_hook
+
+
+def test_one_room_of_four_phones_plays(tmp_path: Path) -> None:
+    result = run_one("game", rooms=1, players=4, duration=3.0, think=0.1, workers=1, storm=False, data=tmp_path,
+                     log=lambda _text: None)
+    assert result["setup_failed_rooms"] == 0, result["setup_failures"]
+    assert result["actions"] > 0 and result["p50_ms"] is not None
+    assert result["errors"] == 0 and result["missed"] == 0, result["error_text"]
+
+
+def test_the_bench_hook_exists_only_with_mafia_bench(monkeypatch: pytest.MonkeyPatch) -> None:
+    class App:
+        routes: list[str] = []
+
+        def add_api_route(self, path: str, *_args: object, **_kwargs: object) -> None:
+            self.routes.append(path)
+
+    monkeypatch.delenv(bench_hook.ENV_FLAG, raising=False)
+    app = App()
+    bench_hook.register(app)
+    assert app.routes == []
+    monkeypatch.setenv(bench_hook.ENV_FLAG, "1")
+    bench_hook.register(app)
+    assert app.routes == [bench_hook.PATH]
