@@ -131,6 +131,10 @@ def exactly(text: str) -> re.Pattern[str]:
     return re.compile("^" + re.escape(text) + "$")
 
 
+def has_class(name: str) -> re.Pattern[str]:
+    return re.compile(r"(^|\s)" + re.escape(name) + r"(\s|$)")
+
+
 def shows(locator: Locator, timeout: float = WAIT) -> None:
     """Wait until the screen shows ``locator``. Like ``expect(locator.first).to_be_visible()``, but woken by the
     page's own changes rather than polled at 100-1000 ms steps: a table of 14 phones waits thousands of times."""
@@ -415,8 +419,13 @@ class Table:
 
     def expect_phase(self, phase: str, day: int, check: bool = True) -> None:
         """Every phone (and the TV) shows this phase; then nobody's page holds a secret."""
-        for phone in self.phones + ([self.tv] if self.tv else []):
+        for phone in self.phones:
             phone.phase_is(self.title(phone.t, phase, day))
+        if self.tv is not None:  # the TV's results show the winner instead of a phase
+            if phase == "ended":
+                shows(self.tv.tid("winner"))
+            else:
+                self.tv.phase_is(self.title(self.tv.t, phase, day))
         self.log.append(f"{time.monotonic() - self.started:6.1f}s {phase} {day}")
         self.over = phase == "ended"
         if check:

@@ -8,6 +8,7 @@ here reads ``app.storage.user`` after the builder, and no refresh passes argumen
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 from nicegui import Client, ui
@@ -33,6 +34,17 @@ class NightChoice:
     note: bool = False
 
 
+# Unconfirmed picks per room and seat: a reload (a phone that slept too long) or a second tab of the same
+# seat shows the pick it left. Only this seat's own pages read its entry.
+_PICKS: weakref.WeakKeyDictionary[Room, dict[str, NightChoice]] = weakref.WeakKeyDictionary()
+
+
+def kept_choice(room: Room, token_hash: str | None) -> NightChoice:
+    if token_hash is None:
+        return NightChoice()
+    return _PICKS.setdefault(room, {}).setdefault(token_hash, NightChoice())
+
+
 class RoomPage:
     """One tab's view of one room. Not a dataclass: refreshables tell their copies apart by identity."""
 
@@ -43,7 +55,7 @@ class RoomPage:
         self.token_hash = identity.token_hash_for(room.code)
         self.client = client
         self.url = components.room_url(request, room.code)
-        self.choice = NightChoice()
+        self.choice = kept_choice(room, self.token_hash)
         self.role_shown = False
         self.buzzed_step = -1
         self.wake_lock = False
@@ -120,6 +132,7 @@ class RoomPage:
         if self.counted_hash is not None:
             self.room.client_disconnected(self.counted_hash)
         self.token_hash = token_hash
+        self.choice = kept_choice(self.room, token_hash)
         self.counted_hash = token_hash
         self.room.client_connected(token_hash)
         self.body.refresh()
