@@ -32,6 +32,8 @@ class Clock:
         ended = 0
         for room in list(self.registry.rooms.values()):
             state = room.state
+            if room.stage is Stage.PLAYING and room.deadline is not None:
+                room.tick()  # the countdown labels, once a second
             if room.stage is not Stage.PLAYING or state is None or room.deadline is None or moment < room.deadline:
                 continue
             try:

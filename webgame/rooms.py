@@ -109,6 +109,7 @@ class Room:
     subscribers: list[Subscriber] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _public: dict[str, Any] | None = None
+    _shown_second: int | None = None
 
     # ------------------------------------------------------------ building
 
@@ -225,6 +226,15 @@ class Room:
                 subscriber.room_changed(what)
             except Exception:  # one broken page must not stop the others
                 log.exception("room %s: a page failed to render", self.code)
+
+    def tick(self) -> None:
+        """The clock, a few times a second: when the countdown's whole second changes, every page sets its
+        countdown label (one server-side tick per room instead of a timer per page)."""
+        remaining = self.remaining()
+        shown = None if remaining is None else int(remaining + 0.999)
+        if shown != self._shown_second:
+            self._shown_second = shown
+            self.notify("tick")
 
     def _notify_chat(self, line: ChatLine) -> None:
         for subscriber in list(self.subscribers):

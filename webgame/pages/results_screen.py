@@ -34,12 +34,11 @@ class ScreenPage:
         with ui.column().classes("mafia-page mafia-tv"):
             components.header(_, self.identity, _("Mafia · room {code}").format(code=self.room.code))
             self.body()
-        ui.timer(0.5, self.tick)
-        self.room.subscribe(self)
+        self.room.subscribe(self)  # the room's clock ticks the countdown (Room.tick)
         self.client.on_delete(lambda: self.room.unsubscribe(self))
 
     def room_changed(self, what: str) -> None:
-        if what == "clock":
+        if what in ("clock", "tick"):
             self.tick()
             return
         self.body.refresh()

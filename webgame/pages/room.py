@@ -21,8 +21,6 @@ from webgame.pages.game_view import GameView
 from webgame.pages.lobby import LobbyView
 from webgame.rooms import ChatLine, Room, Stage, registry
 
-COUNTDOWN_INTERVAL = 0.5
-
 
 @dataclass(slots=True)
 class NightChoice:
@@ -74,8 +72,7 @@ class RoomPage:
         with ui.column().classes("mafia-page"):
             components.header(_, self.identity, _("Mafia · room {code}").format(code=self.room.code))
             self.body()
-        ui.timer(COUNTDOWN_INTERVAL, self.tick)
-        self.room.subscribe(self)
+        self.room.subscribe(self)  # the room's clock ticks the countdown (Room.tick), no timer per page
         self.client.on_connect(self._connected)
         self.client.on_disconnect(self._disconnected)
         self.client.on_delete(self._deleted)
@@ -94,6 +91,9 @@ class RoomPage:
     # ------------------------------------------------------------ room events
 
     def room_changed(self, what: str) -> None:
+        if what == "tick":
+            self.tick()
+            return
         if what == "clock":
             self.game.clock_bar.refresh()
             self.tick()
