@@ -34,17 +34,22 @@ def render(view: GameView) -> None:
 
 
 def _discussion(view: GameView) -> None:
-    _, p = view.page.t, view.p
+    _ = view.page.t
     ui.label(_("Talk it over. The vote starts when everyone is ready or the time is up.")).classes("text-lg")
-    ready, living = len(p.get("ready", [])), len(p.get("alive", []))
-    ready_text = _("{count} of {total} are ready to vote.").format(count=_.number(ready), total=_.number(living))
-    testid(ui.label(ready_text), "ready-count")
+    view.status()  # ready_count()
     if view.action("ready") and view.me is not None:
         seat = int(view.me["seat"])
         testid(ui.button(_("I'm ready to vote"), icon="how_to_vote",
                          on_click=lambda: view.send(Ready(seat))).classes("w-full mafia-target"), "ready")
     elif view.me is not None and view.me["alive"]:
         ui.label(_("You are ready. Waiting for the others.")).classes("mafia-muted")
+
+
+def ready_count(view: GameView) -> None:
+    _, p = view.page.t, view.p
+    ready, living = len(p.get("ready", [])), len(p.get("alive", []))
+    ready_text = _("{count} of {total} are ready to vote.").format(count=_.number(ready), total=_.number(living))
+    testid(ui.label(ready_text), "ready-count")
 
 
 def _vote(view: GameView) -> None:
@@ -82,7 +87,7 @@ def _vote(view: GameView) -> None:
                     "outline").classes("mafia-target"), "abstain")
     elif me is not None and me["alive"]:
         testid(ui.label(_("Your vote is cast.")).classes("text-lg"), "voted")
-    tally(view)
+    view.status()  # tally()
 
 
 def tally(view: GameView) -> None:
@@ -176,7 +181,11 @@ def _eliminate_all(view: GameView) -> None:
                 "grow mafia-target"), "yes")
             testid(ui.button(_("No"), on_click=lambda: view.send(EliminateAll(seat, False))).props(
                 "outline").classes("grow mafia-target"), "no")
-    answers = p.get("yes_votes", {})
+    view.status()  # yes_count()
+
+
+def yes_count(view: GameView) -> None:
+    _, answers = view.page.t, view.p.get("yes_votes", {})
     yes = sum(1 for value in answers.values() if value)
     yes_text = _("Yes: {yes}, no: {no}").format(yes=_.number(yes), no=_.number(len(answers) - yes))
     testid(ui.label(yes_text), "yes-count")

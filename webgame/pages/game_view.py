@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from webgame.pages.room import RoomPage
 
 CHANNEL_LABELS = {"room": "", "mafia": "mafia", "dead": "dead"}
+# Counts and tallies that change with everybody's taps: shown by ``GameView.status`` inside the panel, so
+# that a vote or a finished night choice updates them without rebuilding anyone's buttons.
+STATUS_KEYS = ("waiting", "votes", "yes_votes", "ready")
 
 
 def dated_events(state: Any, viewer: Viewer) -> list[tuple[int, str, dict[str, Any]]]:
@@ -160,7 +163,8 @@ class GameView:
             "title": (p["phase"], p["day"]),
             "clock_bar": (room.is_host(self.page.token_hash), room.stage, room.paused, p["step"]),
             "role_card": (me and me["seat"], me and me["role"], p.get("roles"), p.get("teams")),
-            "panel": {key: value for key, value in p.items() if key not in ("events", "chat")},
+            "panel": {key: value for key, value in p.items() if key not in ("events", "chat", *STATUS_KEYS)},
+            "status": (p["phase"], len(p.get("alive", [])), *(p.get(key) for key in STATUS_KEYS)),
             "news": self.news_text(),
             "players": (p.get("alive"), p.get("roles"), p.get("fouls"), p.get("speaker"), p["phase"],
                         tuple(room.is_connected(seat.token_hash) for seat in room.seating)),
@@ -257,6 +261,19 @@ class GameView:
             day.render(self)
         if self.viewer.kind == "moderator" and self.action("foul"):
             day.moderator_panel(self)
+
+    @ui.refreshable_method
+    def status(self) -> None:
+        """The counts of the current step (who is still choosing, ready, the tally): their own section."""
+        phase = self.p["phase"]
+        if phase == "night":
+            night.waiting(self)
+        elif phase == "vote":
+            day.tally(self)
+        elif phase == "discussion":
+            day.ready_count(self)
+        elif phase == "eliminate_all":
+            day.yes_count(self)
 
     def news_text(self) -> tuple[list[str], list[str]]:
         room = self.page.room

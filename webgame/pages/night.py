@@ -32,11 +32,15 @@ def render(view: GameView) -> None:
                 _done(view)
             else:
                 _choose(view, acts)
-        waiting = int(p.get("waiting", 0))
-        ui.label(_.ngettext("{count} player is still choosing.", "{count} players are still choosing.",
-                            waiting).format(count=_.number(waiting))).classes("mafia-muted")
+        view.status()  # waiting()
     if p.get("team_night"):
         _team_night(view)
+
+
+def waiting(view: GameView) -> None:
+    _, count = view.page.t, int(view.p.get("waiting", 0))
+    ui.label(_.ngettext("{count} player is still choosing.", "{count} players are still choosing.",
+                        count).format(count=_.number(count))).classes("mafia-muted")
 
 
 def _done(view: GameView) -> None:
