@@ -105,6 +105,12 @@ CHECK_RESULTS: dict[str, str] = {
     "black": N_("{checker} checked {target}: black."),
 }
 
+# A check as a sergeant reads it when he may not know who the commissar is (commissar_knows_sergeant off).
+UNSIGNED_CHECK_RESULTS: dict[str, str] = {
+    "peaceful": N_("The commissar checked {target}: peaceful."),
+    "mafia": N_("The commissar checked {target}: mafia."),
+}
+
 NOTE_RESULTS: dict[str, str] = {
     "red": N_("The commissar's note is read out: {target} is red."),
     "black": N_("The commissar's note is read out: {target} is black."),
@@ -178,6 +184,9 @@ def event_text(_: Translator, rules: str, event: Mapping[str, Any], name_of: Nam
         return text
     if kind == "check":
         result = str(event["result"])
+        if "seat" not in event:
+            return _(UNSIGNED_CHECK_RESULTS.get(result, UNSIGNED_CHECK_RESULTS["peaceful"])).format(
+                target=name_of(int(event["target"])))
         return _(CHECK_RESULTS.get(result, CHECK_RESULTS["peaceful"])).format(
             checker=name_of(int(event["seat"])), target=name_of(int(event["target"])))
     if kind == "note":
