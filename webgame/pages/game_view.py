@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING, Any
 from nicegui import ui
 
 from engine.actions import Action
-from engine.knowledge import Viewer, visible_events
+from engine.knowledge import Viewer, may_read
 from engine.state import GameState, Phase
 from engine.view import chat_channels, view
 from webgame.i18n import Translator
 from webgame.pages import components, day, night, outcome, wording
 from webgame.pages.components import testid
+from webgame.pages.section import Section
 from webgame.rooms import ChatLine
 
 if TYPE_CHECKING:
@@ -31,9 +32,8 @@ STATUS_KEYS = ("waiting", "votes", "yes_votes", "ready")
 
 
 def dated_events(state: Any, viewer: Viewer) -> list[tuple[int, str, dict[str, Any]]]:
-    """(day, phase, event) for every event this viewer may read, in order, as the engine gives them to him
-    (``visible_events``: a night death without its cause, a check unsigned for a sergeant, ...)."""
-    return [(int(event["day"]), str(event["phase"]), event) for event in visible_events(state, viewer)]
+    """(day, phase, event) for every event this viewer may read, in order (the engine decides who reads)."""
+    return [(event.day, event.phase, event.as_dict()) for event in state.events if may_read(state, viewer, event)]
 
 
 def half_of(rules: str, day_number: int, phase: str) -> int:
@@ -70,6 +70,11 @@ class GameView:
         self.p: dict[str, Any] = {}
         self.viewer = Viewer("spectator")
         self.keys: dict[str, Any] | None = None  # what each section was last built from (see ``update``)
+        # The sections of the screen, each rebuilt on its own (``update``; a pick rebuilds the panel).
+        self.title, self.clock_bar, self.role_card = Section(self._title), Section(self._clock_bar), \
+            Section(self._role_card)
+        self.panel, self.status, self.news = Section(self._panel), Section(self._status), Section(self._news)
+        self.players, self.chat = Section(self._players), Section(self._chat)
         self.game_id: int | None = None
 
     # ------------------------------------------------------------ helpers for the phase modules
@@ -166,7 +171,7 @@ class GameView:
             "role_card": (me and me["seat"], me and me["role"], p.get("roles"), p.get("teams")),
             "panel": {key: value for key, value in p.items() if key not in ("events", "chat", *STATUS_KEYS)},
             "status": (p["phase"], len(p.get("alive", [])), *(p.get(key) for key in STATUS_KEYS)),
-            "news": self.news_text(),
+            "news": (p["phase"], p["day"], p.get("events")),  # the sentences are made only when these change
             "players": (p.get("alive"), p.get("roles"), p.get("fouls"), p.get("speaker"), p["phase"],
                         tuple(room.is_connected(seat.token_hash) for seat in room.seating)),
             "chat": p.get("chat"),
@@ -189,20 +194,18 @@ class GameView:
         if not changed:
             return True
         page.in_game(p["phase"])
-        for name in changed:  # each refresh runs as a task, in this order, before the next message goes out
+        for name in changed:
             getattr(self, name).refresh()
         page.tick()
         if p.get("actions"):
             page.buzz(int(p["step"]))
         return True
 
-    @ui.refreshable_method
-    def title(self) -> None:
+    def _title(self) -> None:
         testid(ui.label(wording.phase_title(self.page.t, self.p["phase"], int(self.p["day"]))).classes("mafia-big"),
                "phase")
 
-    @ui.refreshable_method
-    def clock_bar(self) -> None:
+    def _clock_bar(self) -> None:
         page, room = self.page, self.page.room
         if not room.is_host(page.token_hash) or room.stage.value != "playing":
             return
@@ -220,8 +223,7 @@ class GameView:
             testid(ui.button(_("End now"), icon="skip_next",
                              on_click=lambda: components.guarded(_, lambda: room.skip(token_hash, step))), "skip")
 
-    @ui.refreshable_method
-    def role_card(self) -> None:
+    def _role_card(self) -> None:
         me = self.me
         if me is None:
             return
@@ -251,8 +253,7 @@ class GameView:
             testid(ui.button(_("Hide my role"), icon="visibility_off", on_click=toggle).classes(
                 "w-full mafia-target"), "hide-role")
 
-    @ui.refreshable_method
-    def panel(self) -> None:
+    def _panel(self) -> None:
         phase = self.p["phase"]
         if phase == "ended":
             outcome.render(self)
@@ -263,8 +264,7 @@ class GameView:
         if self.viewer.kind == "moderator" and self.action("foul"):
             day.moderator_panel(self)
 
-    @ui.refreshable_method
-    def status(self) -> None:
+    def _status(self) -> None:
         """The counts of the current step (who is still choosing, ready, the tally): their own section."""
         phase = self.p["phase"]
         if phase == "night":
@@ -283,11 +283,10 @@ class GameView:
         me = self.me["seat"] if self.me else 0
         return news_lines(self.page.t, room.state, self.viewer, self.name_of, me)
 
-    @ui.refreshable_method
-    def news(self) -> None:
+    def _news(self) -> None:
         """Announcements and private results of the last night and day, then everything before."""
         _ = self.page.t
-        recent, older = self.keys["news"] if self.keys else self.news_text()
+        recent, older = self.news_text()
         if recent:
             with ui.card().classes("mafia-card"):
                 ui.label(_("News")).classes("font-bold")
@@ -298,8 +297,7 @@ class GameView:
                 for text in older:
                     ui.label(text)
 
-    @ui.refreshable_method
-    def players(self) -> None:
+    def _players(self) -> None:
         room, _ = self.page.room, self.page.t
         p = self.p
         alive = set(p.get("alive", []))
@@ -320,8 +318,7 @@ class GameView:
                     if seat == p.get("speaker"):
                         ui.icon("record_voice_over")
 
-    @ui.refreshable_method
-    def chat(self) -> None:
+    def _chat(self) -> None:
         page, room, _ = self.page, self.page.room, self.page.t
         channels = self.p.get("chat", {"read": [], "write": []})
         if not channels["read"]:

@@ -19,6 +19,7 @@ from webgame.identity import BrowserIdentity
 from webgame.pages import components
 from webgame.pages.game_view import GameView
 from webgame.pages.lobby import LobbyView
+from webgame.pages.section import Section
 from webgame.rooms import ChatLine, Room, Stage, registry
 
 
@@ -64,6 +65,7 @@ class RoomPage:
         self.dark = ui.dark_mode(False)
         self.lobby = LobbyView(self)
         self.game = GameView(self)
+        self.body = Section(self._body)  # per page (see webgame.pages.section)
 
     # ------------------------------------------------------------ building
 
@@ -77,8 +79,7 @@ class RoomPage:
         self.client.on_disconnect(self._disconnected)
         self.client.on_delete(self._deleted)
 
-    @ui.refreshable_method
-    def body(self) -> None:
+    def _body(self) -> None:
         self.countdown = None
         self.chat_box = None
         if self.room.stage is Stage.LOBBY:
