@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from nicegui import ui
 
 from engine.actions import Action
-from engine.knowledge import Viewer, may_read
+from engine.knowledge import Viewer, visible_events
 from engine.state import GameState, Phase
 from engine.view import chat_channels, view
 from webgame.i18n import Translator
@@ -32,8 +32,9 @@ STATUS_KEYS = ("waiting", "votes", "yes_votes", "ready")
 
 
 def dated_events(state: Any, viewer: Viewer) -> list[tuple[int, str, dict[str, Any]]]:
-    """(day, phase, event) for every event this viewer may read, in order (the engine decides who reads)."""
-    return [(event.day, event.phase, event.as_dict()) for event in state.events if may_read(state, viewer, event)]
+    """(day, phase, event) for every event this viewer may read, in order, as the engine gives them to him
+    (``visible_events``: a night death without its cause, a check unsigned for a sergeant, ...)."""
+    return [(int(event["day"]), str(event["phase"]), event) for event in visible_events(state, viewer)]
 
 
 def half_of(rules: str, day_number: int, phase: str) -> int:
