@@ -329,14 +329,14 @@ def run_one(kind: str, rooms: int, players: int, duration: float, think: float, 
             server.kill()
             restarted = time.time()
             result["restart_s"] = round(server.start(), 2)
-            recovered = pool.ask("recovered", timeout=180)
+            recovered = pool.ask("recovered", timeout=give_up - time.time() + 120)
             times = [t for r in recovered for t in r["times"]]
             result["storm_reseated"] = sum(r["seated"] for r in recovered)
             result["storm_failed_rooms"] = sum(r["failed"] for r in recovered)
             result["storm_failures"] = [f for r in recovered for f in r["failures"]][:5]
             result["storm_s"] = round(max(times) - restarted, 1) if times else None
             result["storm_p50_s"] = round(statistics.median(times) - restarted, 1) if times else None
-            checked = pool.ask("check", timeout=180)
+            checked = pool.ask("check", timeout=300)
             result["storm_check_ok_rooms"] = sum(r["ok"] for r in checked)
             result["storm_check_failures"] = [f for r in checked for f in r["failures"]][:5]
             result["storm_until_receiving_s"] = round(time.time() - restarted, 1)
@@ -392,6 +392,8 @@ def main(argv: list[str]) -> int:
                 data.mkdir()
                 results.append(run_one(kind, rooms, args.players, args.duration, args.think, args.workers,
                                        args.storm, data, log))
+                if args.json:  # after every run, so that a long sweep keeps what it measured
+                    args.json.write_text(json.dumps(results, indent=1))
         if args.first_load:
             data = data_root / "first-load"
             data.mkdir()
