@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from nicegui import ui
 
 from engine.actions import NightAct
-from webgame.pages import wording
+from webgame.pages import evenness, wording
 from webgame.pages.components import testid
 
 if TYPE_CHECKING:
@@ -66,10 +66,12 @@ def _choose(view: GameView, acts: list[dict[str, object]]) -> None:
     def pick(seat: int) -> None:
         choice.target = seat
         view.panel.refresh()
+        evenness.pad_alone(view.page, evenness.answer_bytes(view.page))  # the same answer for every role
 
     def switch(event: object) -> None:
         choice.act, choice.target = str(getattr(event, "value", choice.act)), None
         view.panel.refresh()
+        evenness.pad_alone(view.page, evenness.answer_bytes(view.page))
 
     if len(names) > 1:
         testid(ui.toggle({name: _(wording.ACT_LABELS.get(name, name)) for name in names}, value=choice.act,
@@ -83,10 +85,11 @@ def _choose(view: GameView, acts: list[dict[str, object]]) -> None:
                          on_change=lambda e: setattr(choice, "note", bool(e.value))), "note")
     with ui.row().classes("w-full no-wrap gap-2"):
         if choice.target is not None and choice.target in targets:
-            target, act, note = choice.target, choice.act, bool(choice.note and current.get("note"))
+            target, act, may_note = choice.target, choice.act, bool(current.get("note"))
             ui.label(_("You chose {name}.").format(name=view.name_of(target))).classes("grow self-center")
-            testid(ui.button(_("Confirm"), icon="check",
-                             on_click=lambda: view.send(NightAct(int(me["seat"]), act, target, note))).classes(
+            # The note switch changes ``choice.note`` without a re-render: read it when Confirm is tapped.
+            testid(ui.button(_("Confirm"), icon="check", on_click=lambda: view.send(
+                NightAct(int(me["seat"]), act, target, bool(choice.note and may_note)))).classes(
                 "mafia-target"), "confirm")
         else:
             ui.label(_("Tap a player, then confirm.")).classes("grow self-center mafia-muted")
