@@ -186,6 +186,10 @@ class Phone:
         self.page.reload()
         self.loaded_in_game = in_game
 
+    def connected(self) -> None:
+        """Wait for the page's socket: what is typed before it connects never reaches the server."""
+        self.page.wait_for_function("() => window.did_handshake === true")
+
     def field(self, name: str) -> Locator:
         """The text field ``name`` (Quasar puts the attribute on the <input> itself)."""
         return self.page.locator(f'input[data-testid="{name}"], textarea[data-testid="{name}"]')
@@ -240,7 +244,8 @@ class Phone:
         """Tap the role card, read it (role and the roles he knows), tap it closed again."""
         t, rules = self.t, table.rules
         by_name = {wording.role_name(t, rules, str(role)): str(role) for role in ROLE_TABLES[rules]}
-        self.tap("show-role", self.tid("my-role"))
+        if not self.tid("my-role").count():
+            self.tap("show-role", self.tid("my-role"))
         self.role = by_name[self.text_of("my-role")]
         self.known = {}
         for line in self.tid("known").all_inner_texts():
@@ -294,13 +299,23 @@ class Move:
 
 
 def play(moves: list[Move]) -> None:
-    """Each phone in turn taps and waits until its screen shows the tap was taken (tapping again if it was
-    lost). Taps are not fired at once: every accepted action re-renders every phone, and a tap that lands
-    on an element being replaced is dropped by the server (see the report in docs/WEB.md)."""
+    """A round of taps. First every phone picks (a pick re-renders only its own screen, so all phones pick at
+    once); then each phone in turn confirms and waits until its screen shows the tap was taken. Confirmations
+    are not fired at once: every accepted action re-renders every phone, and a tap that lands on an element
+    being replaced is lost (the phone taps again)."""
+    for move in moves:
+        for name in move.taps[:-1]:
+            try:
+                move.phone.tid(name).first.click(timeout=2000)
+            except PlaywrightError:
+                break
     for move in moves:
         phone, taps = move.phone, move.taps
         for name, following in zip(taps, taps[1:], strict=False):
-            phone.tap(name, phone.tid(following).or_(move.done))
+            try:
+                shows(phone.tid(following).or_(move.done), 3000)
+            except AssertionError:
+                phone.tap(name, phone.tid(following).or_(move.done))
         phone.tap(taps[-1], move.done)
 
 
@@ -359,6 +374,7 @@ class Table:
         """The host creates the room on the start page (his language is his phone's)."""
         t = host.t
         host.goto(self.base + "/")
+        host.connected()
         host.fill("create-name", host.name)
         if self.rules != "uz":
             host.select("create-rules", t(wording.RULE_SET_NAMES[self.rules]))
@@ -375,16 +391,33 @@ class Table:
             host.seat = 1
 
     def join(self, *phones: Phone) -> None:
-        """Everyone opens the room link and types his name; seats are numbered in the order of joining."""
+        """Everyone opens the room link, types his name and taps Join, all at once (a join re-renders only the
+        list of players elsewhere, never a join form). Seats are numbered in the order the server took the
+        joins: each phone reads its number from its own line in the list."""
         for phone in phones:
             phone.page.goto(f"{self.base}/r/{self.code}", wait_until="commit")
             phone.loaded_in_game = False
         for phone in phones:
+            phone.connected()
             phone.fill("join-name", phone.name)
+        for phone in phones:
+            phone.tid("join").click()
+        for phone in phones:
             me = phone.page.locator(".q-badge").filter(has_text=exactly(phone.t("you")))
-            phone.tap("join", me)
-            self.players.append(phone)
-            phone.seat = len(self.players)
+            try:
+                shows(me, 5000)
+            except AssertionError:
+                phone.tap("join", me)
+        self.players.extend(phones)
+        count = len(self.players)
+        for phone in phones:
+            mine = phone.page.locator(".nicegui-row").filter(
+                has=phone.page.locator(".q-badge").filter(has_text=exactly(phone.t("you"))))
+            line = str(mine.first.inner_text())
+            phone.seat = next(n for n in range(1, count + 1)
+                              if line.startswith(wording.seat_label(phone.t, n, phone.name)))
+        self.players.sort(key=lambda phone: phone.seat)
+        assert [phone.seat for phone in self.players] == list(range(1, count + 1))
 
     def set_timers(self, **seconds: int) -> None:
         """The host types each timer into the lobby; a player's summary shows the new value."""
@@ -406,6 +439,9 @@ class Table:
         self.expect_phase(first_phase, 1, check=False)
 
     def read_roles(self) -> None:
+        """Every player taps his card open at once, reads it, and taps it closed."""
+        for phone in self.players:
+            phone.tid("show-role").click()
         for phone in self.players:
             phone.read_role(self)
             self.roles[phone.seat] = phone.role
@@ -473,7 +509,7 @@ class Table:
                 note = phone.tid("note")
                 note.click()
                 expect(note).to_have_attribute("aria-checked", "true")
-                moves.append(Move(phone, ["confirm"], done))
+                phone.tap("confirm", done)  # at once: the switch re-renders nothing before the tap
                 continue
             moves.append(Move(phone, [f"target-{target}", "confirm"], done))
         play(moves)
