@@ -13,7 +13,7 @@ from pathlib import Path
 from fastapi.responses import PlainTextResponse
 from nicegui import app, background_tasks, ui
 
-from webgame import bench_hook
+from webgame import bench_hook, transport
 from webgame.clock import Clock
 from webgame.db import register_database
 from webgame.identity import storage_secret
@@ -46,6 +46,7 @@ def setup() -> None:
     room.register()
     results_screen.register()
     app.on_startup(_start_rooms)
+    transport.uncompressed_socket()
 
 
 def run() -> None:
@@ -55,8 +56,10 @@ def run() -> None:
         title="Mafia",
         favicon="🎭",
         storage_secret=storage_secret(),
+        session_middleware_kwargs=transport.session_cookie_kwargs(),  # HttpOnly, SameSite=Lax, Secure on HTTPS
         reconnect_timeout=RECONNECT_TIMEOUT,
         tailwind=False,  # the few utility classes the pages use are in static/mafia.css (see docs/PERFORMANCE.md)
         reload=False,
         show=False,
+        **transport.RUN_KWARGS,  # no compression of what carries game state (see webgame.transport)
     )

@@ -107,6 +107,7 @@ class Room:
     chat: list[ChatLine] = field(default_factory=list)
     connections: dict[str, int] = field(default_factory=dict)
     subscribers: list[Subscriber] = field(default_factory=list)
+    after_notify: list[Callable[[Room, str], None]] = field(default_factory=list)  # e.g. webgame.pages.evenness
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _public: dict[str, Any] | None = None
     _shown_second: int | None = None
@@ -226,6 +227,15 @@ class Room:
                 subscriber.room_changed(what)
             except Exception:  # one broken page must not stop the others
                 log.exception("room %s: a page failed to render", self.code)
+        self._after_notify(what)
+
+    def _after_notify(self, what: str) -> None:
+        """Hooks that look at every page's pending update together (the pages' padding), before it is sent."""
+        for hook in list(self.after_notify):
+            try:
+                hook(self, what)
+            except Exception:
+                log.exception("room %s: an after-notify hook failed", self.code)
 
     def tick(self) -> None:
         """The clock, a few times a second: when the countdown's whole second changes, every page sets its
@@ -242,6 +252,7 @@ class Room:
                 subscriber.chat_added(line)
             except Exception:
                 log.exception("room %s: a page failed to show a chat line", self.code)
+        self._after_notify("chat")
 
     def client_connected(self, token_hash: str | None) -> None:
         if token_hash is None:

@@ -11,10 +11,11 @@ from nicegui import app, ui
 from starlette.requests import Request
 
 from engine.errors import RuleError
+from webgame import ratelimit
 from webgame.errors import Refusal
 from webgame.i18n import LANGUAGES, Translator, from_accept_language, translator
 from webgame.identity import BrowserIdentity
-from webgame.rooms import refusal_text
+from webgame.rooms import Room, refusal_text, registry
 
 E = TypeVar("E", bound=ui.element)
 
@@ -90,6 +91,27 @@ async def guarded(_: Translator, work: Callable[[], Awaitable[Any]]) -> bool:
         refuse(_, error)
         return False
     return True
+
+
+async def find_room(request: Request, code: str) -> Room | None:
+    """The room of a ``/r/CODE`` link, or None. Wrong codes are rate-limited per address (``WRONG_CODE``): an
+    address out of attempts gets None at once, without a lookup, until its bucket refills."""
+    address = ratelimit.client_address(request)
+    if ratelimit.WRONG_CODE.blocked(address):
+        return None
+    room = await registry.find(code)
+    if room is None:
+        ratelimit.WRONG_CODE.spend(address)
+    return room
+
+
+def no_room(_: Translator, identity: BrowserIdentity) -> None:
+    """The page of a code that leads nowhere (or of an address that guessed too many)."""
+    with ui.column().classes("mafia-page"):
+        header(_, identity)
+        ui.label(_("There is no room with this code.")).classes("mafia-big")
+        ui.label(_("Check the code, or wait a minute if you tried many.")).classes("mafia-muted")
+        ui.link(_("Back to the start page"), "/")
 
 
 def presence_dot(connected: bool) -> None:

@@ -17,7 +17,7 @@ from engine.knowledge import Viewer, visible_events
 from engine.state import GameState, Phase
 from engine.view import chat_channels, view
 from webgame.i18n import Translator
-from webgame.pages import components, day, night, outcome, wording
+from webgame.pages import components, day, evenness, night, outcome, wording
 from webgame.pages.components import testid
 from webgame.pages.section import Section
 from webgame.rooms import ChatLine
@@ -233,6 +233,7 @@ class GameView:
         def toggle() -> None:
             self.page.role_shown = not self.page.role_shown
             self.role_card.refresh()
+            evenness.pad_alone(self.page, evenness.ROLE_CARD_BYTES)  # its size does not tell the role
 
         with ui.card().classes("mafia-card"):
             if not self.page.role_shown:

@@ -6,7 +6,7 @@ from nicegui import ui
 from starlette.requests import Request
 
 from engine.errors import RuleError
-from webgame import store
+from webgame import ratelimit, store
 from webgame.errors import Refusal
 from webgame.i18n import LANGUAGES
 from webgame.pages import components, wording
@@ -22,8 +22,16 @@ def register() -> None:
         components.page_head()
         busy = {"now": False}
 
+        address = ratelimit.client_address(request)
+
+        def limited(limiter: ratelimit.Limiter) -> bool:
+            if limiter.spend(address):
+                return False
+            ui.notify(_(ratelimit.TOO_MANY), type="warning", position="top")
+            return True
+
         async def create() -> None:
-            if busy["now"]:
+            if busy["now"] or limited(ratelimit.CREATE):
                 return
             busy["now"] = True
             try:
@@ -46,8 +54,14 @@ def register() -> None:
             if not typed or any(char not in store.CODE_ALPHABET for char in typed):
                 ui.notify(_("A room code has 5 letters and digits, like K7QXM."), type="warning", position="top")
                 return
+            if ratelimit.WRONG_CODE.blocked(address):  # guessing codes: refused before any lookup
+                ui.notify(_(ratelimit.TOO_MANY), type="warning", position="top")
+                return
+            if limited(ratelimit.JOIN):
+                return
             room = await registry.find(typed)
             if room is None:
+                ratelimit.WRONG_CODE.spend(address)
                 ui.notify(_("There is no room with this code."), type="warning", position="top")
                 return
             if room.stage is Stage.FINISHED and identity.token_for(room.code) is None:

@@ -14,7 +14,7 @@ from nicegui import ui
 from engine.dealing import PLAYER_RANGE, table
 from engine.errors import RuleError
 from engine.options import OPTION_TABLES, OptionSpec
-from webgame import store
+from webgame import ratelimit, store
 from webgame.errors import Refusal
 from webgame.pages import components, wording
 from webgame.pages.components import testid
@@ -71,6 +71,9 @@ class LobbyView:
 
             async def join() -> None:
                 if self.page.busy:
+                    return
+                if not ratelimit.JOIN.spend(self.page.address):  # pranksters filling a lobby with names
+                    ui.notify(_(ratelimit.TOO_MANY), type="warning", position="top")
                     return
                 self.page.busy = True
                 try:

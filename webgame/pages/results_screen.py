@@ -16,7 +16,7 @@ from webgame.identity import BrowserIdentity
 from webgame.pages import components, outcome, wording
 from webgame.pages.components import testid
 from webgame.pages.game_view import news_lines
-from webgame.rooms import ChatLine, Room, Stage, registry
+from webgame.rooms import ChatLine, Room, Stage
 
 
 class ScreenPage:
@@ -141,10 +141,8 @@ def register() -> None:
         identity = components.read_identity(request)
         _ = components.tr(identity.language)
         components.page_head()
-        room = await registry.find(code)
+        room = await components.find_room(request, code)
         if room is None:
-            with ui.column().classes("mafia-page"):
-                components.header(_, identity)
-                ui.label(_("There is no room with this code.")).classes("mafia-big")
+            components.no_room(_, identity)
             return
         ScreenPage(room, identity, request, ui.context.client).build()

@@ -15,12 +15,13 @@ from nicegui import Client, ui
 from starlette.requests import Request
 
 from engine.state import Phase
+from webgame import ratelimit
 from webgame.identity import BrowserIdentity
-from webgame.pages import components
+from webgame.pages import components, evenness
 from webgame.pages.game_view import GameView
 from webgame.pages.lobby import LobbyView
 from webgame.pages.section import Section
-from webgame.rooms import ChatLine, Room, Stage, registry
+from webgame.rooms import ChatLine, Room, Stage
 
 
 @dataclass(slots=True)
@@ -54,6 +55,7 @@ class RoomPage:
         self.token_hash = identity.token_hash_for(room.code)
         self.client = client
         self.url = components.room_url(request, room.code)
+        self.address = ratelimit.client_address(request)  # for the join form's rate limit
         self.choice = kept_choice(room, self.token_hash)
         self.role_shown = False
         self.buzzed_step = -1
@@ -65,6 +67,7 @@ class RoomPage:
         self.dark = ui.dark_mode(False)
         self.lobby = LobbyView(self)
         self.game = GameView(self)
+        self.pad: ui.element | None = None
         self.body = Section(self._body)  # per page (see webgame.pages.section)
 
     # ------------------------------------------------------------ building
@@ -74,6 +77,7 @@ class RoomPage:
         with ui.column().classes("mafia-page"):
             components.header(_, self.identity, _("Mafia · room {code}").format(code=self.room.code))
             self.body()
+        evenness.attach(self)  # every seat's phone gets the same bytes at the same moments (webgame.pages.evenness)
         self.room.subscribe(self)  # the room's clock ticks the countdown (Room.tick), no timer per page
         self.client.on_connect(self._connected)
         self.client.on_disconnect(self._disconnected)
@@ -175,11 +179,8 @@ def register() -> None:
         identity = components.read_identity(request)
         _ = components.tr(identity.language)
         components.page_head()
-        room = await registry.find(code)
+        room = await components.find_room(request, code)
         if room is None:
-            with ui.column().classes("mafia-page"):
-                components.header(_, identity)
-                ui.label(_("There is no room with this code.")).classes("mafia-big")
-                ui.link(_("Back to the start page"), "/")
+            components.no_room(_, identity)
             return
         RoomPage(room, identity, request, ui.context.client).build()

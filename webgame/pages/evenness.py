@@ -1,0 +1,140 @@
+"""The same traffic for every player's phone, whatever his role: no size or timing side channel.
+
+A friend on the table's Wi-Fi cannot read the (TLS) messages, but he can see how big they are and when they
+leave. When the mafia's phones get a bigger update than the town's at every night tap (their night card,
+their chat), he knows the mafia. So after every change of a room, every seat's page that is waiting to send
+something is padded to the size of the largest one of its group (the living, the dead), and a page with
+nothing to send gets a message of that size too: one message each, same bytes, same moment.
+
+The padding is one invisible element per page (``PAD_PROP`` filled with spaces), outside the rebuilt parts.
+It works on the exact bytes NiceGUI serializes, so the transport must not compress them: the app turns
+off the websocket's per-message deflate and the gzip of page HTML (``webgame.app``), otherwise padding
+would be squeezed away and the compressed sizes would differ again.
+
+A page's own taps are answered alike for every role by the pages themselves (a pick changes two buttons
+and one row; the role card answers with a fixed size, ``ROLE_CARD_BYTES``). A first load is padded to the
+largest page of its group, so a reload at night says nothing either.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+import nicegui.json as nicegui_json
+from nicegui import Client, ui
+from nicegui.outbox import Deleted
+
+from webgame.rooms import Room, Stage
+
+if TYPE_CHECKING:
+    from webgame.pages.room import RoomPage
+
+log = logging.getLogger(__name__)
+
+PAD_PROP = "data-pad"
+ROLE_CARD_BYTES = 8192  # a role card, shown or hidden, is answered with this many bytes (more only if it is bigger)
+PANEL_BYTES, PANEL_BYTES_PER_SEAT = 6144, 640  # a night pick is answered with this many bytes (see answer_bytes)
+STEP_BYTES = 4096  # an answer bigger than its budget is padded to a multiple of this
+_QUIET = frozenset({"tick"})  # the countdown: the same label on every phone
+
+
+def attach(page: RoomPage) -> None:
+    """Give a page its padding element (call once, when the page is built) and watch its room."""
+    page.pad = ui.element("div").classes("hidden")
+    page.pad.props[PAD_PROP] = ""
+    room = page.room
+    if even_out not in room.after_notify:
+        room.after_notify.append(even_out)
+    if room.stage is Stage.PLAYING:
+        pad_first_load(page)
+
+
+def group_of(page: Any) -> bool | None:
+    """Pages padded together: seats of the running game, the living apart from the dead (that is public)."""
+    room: Room = page.room
+    pad = getattr(page, "pad", None)
+    if pad is None or pad.is_deleted or room.stage is not Stage.PLAYING or room.state is None:
+        return None
+    seat = room.game_seat(page.token_hash)
+    if not seat or page.client.id not in Client.instances:
+        return None
+    return bool(room.state.alive[seat - 1])
+
+
+def even_out(room: Room, what: str = "") -> None:
+    """After a change of the room: pad every seat page's pending update to the largest of its group."""
+    if what in _QUIET or room.stage is not Stage.PLAYING:
+        return
+    groups: dict[bool, list[Any]] = {}
+    for page in list(room.subscribers):
+        group = group_of(page)
+        if group is not None:
+            groups.setdefault(group, []).append(page)
+    for pages in groups.values():
+        if len(pages) > 1:
+            _pad_to_largest(pages)
+
+
+def _pad_to_largest(pages: list[Any]) -> None:
+    sizes = []
+    for page in pages:
+        _set_pad(page, 0)
+        sizes.append(pending_bytes(page.client))
+    largest = max(sizes)
+    for page, size in zip(pages, sizes, strict=True):
+        _set_pad(page, largest - size)
+
+
+def _set_pad(page: Any, count: int) -> None:
+    page.pad.props[PAD_PROP] = " " * max(0, count)
+    page.pad.update()
+
+
+def pending_bytes(client: Client) -> int:
+    """The size of the update this client's outbox will send next (as NiceGUI serializes it)."""
+    data = {element_id: None if isinstance(element, Deleted) else element._to_dict()  # noqa: SLF001
+            for element_id, element in client.outbox.updates.items()}
+    return len(nicegui_json.dumps(data).encode())
+
+
+def pad_alone(page: Any, total: int) -> None:
+    """A page's answer to its own tap, padded to ``total`` bytes (when bigger: to the next ``STEP_BYTES``)."""
+    if group_of(page) is None:
+        return
+    _set_pad(page, 0)
+    size = pending_bytes(page.client)
+    if size > total:
+        total = -(-size // STEP_BYTES) * STEP_BYTES
+    _set_pad(page, total - size)
+
+
+def answer_bytes(page: Any) -> int:
+    """What a night tap (a pick, another act) is answered with: enough for the largest night screen of a room
+    of this size (the grid of players, the mafia's card, the commissar's two acts and note)."""
+    return PANEL_BYTES + PANEL_BYTES_PER_SEAT * len(page.room.seating)
+
+
+def tree_bytes(elements: Iterable[Any], skip: Any = None) -> int:
+    """The size of a whole page's elements as its first HTML carries them (the pad counted empty)."""
+    total = 0
+    for element in elements:
+        data = element._to_dict()  # noqa: SLF001
+        if element is skip:
+            data = {**data, "props": {**data.get("props", {}), PAD_PROP: ""}}
+        total += len(nicegui_json.dumps(data).encode())
+    return total
+
+
+def pad_first_load(page: Any) -> None:
+    """A page loaded during the game weighs as much as the largest page of its group."""
+    group = group_of(page)
+    if group is None:
+        return
+    sizes = {}
+    for other in list(page.room.subscribers) + [page]:
+        if group_of(other) == group:
+            sizes[id(other)] = tree_bytes(list(other.client.elements.values()), skip=other.pad)
+    own = sizes.get(id(page), 0)
+    _set_pad(page, max(sizes.values(), default=own) - own)

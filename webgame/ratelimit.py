@@ -1,0 +1,123 @@
+"""Per-address rate limits against pranksters on the open internet: token buckets keyed by client IP.
+
+A bucket holds up to ``burst`` tokens and gains ``per_minute`` of them a minute; an attempt spends one, and
+with none left it is refused (the page says so, in the reader's language). Limited:
+
+- creating a room (``CREATE``): a party needs a few, a script that fills the database needs many;
+- joining (``JOIN``): opening a room by its code on the start page, taking a seat in a lobby;
+- wrong room codes (``WRONG_CODE``): room codes are 5 characters from 32 (about 33 million), so guessing one
+  takes millions of tries; this makes each address try a few a minute. Only unknown codes are spent, but an
+  address that is out of tokens is refused before any lookup, so guessing costs no database queries.
+
+The address is ``request.client.host``. Behind a reverse proxy every request comes from the proxy, so with
+``TRUST_PROXY=1`` the last entry of ``X-Forwarded-For`` (the address our proxy saw) is used instead. Never set
+it without such a proxy: anyone could then pick his own address. The machine itself (loopback: the tests,
+the load generator, a local game) is not limited.
+
+Buckets live in memory, per process, like the rooms; a bucket that has refilled is forgotten, so the table
+stays small (and at most ``MAX_KEYS`` addresses are kept: the oldest go first).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from webgame.i18n import N_
+
+MAX_KEYS = 50_000
+UNLIMITED = frozenset({"127.0.0.1", "::1", "localhost"})
+TOO_MANY = N_("Too many attempts from your network. Please wait a minute and try again.")
+
+
+@dataclass
+class Bucket:
+    tokens: float
+    at: float
+
+
+@dataclass
+class Limiter:
+    """``burst`` attempts at once, then ``per_minute`` a minute, per key."""
+
+    name: str
+    burst: int
+    per_minute: float
+    now: Callable[[], float] = time.monotonic
+    buckets: OrderedDict[str, Bucket] = field(default_factory=OrderedDict)
+
+    def _bucket(self, key: str) -> Bucket:
+        now = self.now()
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            bucket = Bucket(float(self.burst), now)
+        else:
+            bucket.tokens = min(float(self.burst), bucket.tokens + (now - bucket.at) * self.per_minute / 60.0)
+            bucket.at = now
+        return bucket
+
+    def blocked(self, key: str) -> bool:
+        """True when ``key`` has no attempt left now (spends nothing)."""
+        return key not in UNLIMITED and self._bucket(key).tokens < 1.0
+
+    def spend(self, key: str) -> bool:
+        """Take one attempt; False (and nothing taken) when there is none left."""
+        if key in UNLIMITED:
+            return True
+        bucket = self._bucket(key)
+        if bucket.tokens < 1.0:
+            self._keep(key, bucket)
+            return False
+        bucket.tokens -= 1.0
+        self._keep(key, bucket)
+        return True
+
+    def _keep(self, key: str, bucket: Bucket) -> None:
+        self.buckets[key] = bucket
+        self.buckets.move_to_end(key)
+        while len(self.buckets) > MAX_KEYS:
+            self.buckets.popitem(last=False)
+        if len(self.buckets) > 1000 and len(self.buckets) % 1000 == 0:
+            self.forget_full()
+
+    def forget_full(self) -> None:
+        """Drop the buckets that are full again (they hold nothing a new bucket would not)."""
+        now = self.now()
+        for key in [k for k, b in self.buckets.items()
+                    if b.tokens + (now - b.at) * self.per_minute / 60.0 >= self.burst]:
+            del self.buckets[key]
+
+    def reset(self) -> None:
+        self.buckets.clear()
+
+
+CREATE = Limiter("create", burst=5, per_minute=2)
+JOIN = Limiter("join", burst=20, per_minute=20)
+WRONG_CODE = Limiter("wrong code", burst=10, per_minute=6)
+LIMITERS = (CREATE, JOIN, WRONG_CODE)
+
+
+def trust_proxy() -> bool:
+    return os.environ.get("TRUST_PROXY") == "1"
+
+
+def client_address(request: Any) -> str:
+    """Who is asking: the socket's peer, or (``TRUST_PROXY=1``) the address our proxy put last in
+    ``X-Forwarded-For``."""
+    if trust_proxy():
+        forwarded = str(request.headers.get("x-forwarded-for", ""))
+        hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
+        if hops:
+            return hops[-1][:64]
+    client = getattr(request, "client", None)
+    host = getattr(client, "host", None)
+    return str(host) if host else "unknown"
+
+
+def reset_all() -> None:
+    for limiter in LIMITERS:
+        limiter.reset()

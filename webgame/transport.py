@@ -1,0 +1,63 @@
+"""How the app talks to browsers: session cookies, and which traffic may be compressed.
+
+Cookies. NiceGUI keeps a browser's storage (its seat tokens) behind a signed session cookie from
+Starlette's ``SessionMiddleware``: always ``HttpOnly`` (no script can read it), ``SameSite=Lax`` (not sent
+with cross-site sub-requests or posts, still sent when a QR code or a chat link opens the game), and
+``Secure`` when ``SECURE_COOKIES=1`` (set it when the game is served over HTTPS, e.g. behind a TLS proxy).
+``Strict`` is not used: a phone opening the link from a messenger would arrive without its cookie and be
+given a new, empty one, losing its seat.
+
+Compression. Every seat's phone is sent the same number of bytes at the same moments
+(``webgame.pages.evenness``), by padding. Compression would squeeze the padding away and let the
+compressed sizes tell roles apart again (the BREACH lesson: never compress secrets next to anything an
+observer can measure), so what carries game state is sent as it is: no per-message deflate on the
+websocket, no compression of socket.io's polling fallback, no gzip of page HTML. Static files and
+NiceGUI's own scripts hold no secret and stay gzipped.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from fastapi.middleware.gzip import GZipMiddleware
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+COMPRESSED_PREFIXES = ("/_nicegui/", "/static/")
+
+
+def secure_cookies() -> bool:
+    return os.environ.get("SECURE_COOKIES") == "1"
+
+
+def session_cookie_kwargs() -> dict[str, Any]:
+    """For ``ui.run(session_middleware_kwargs=...)`` (Starlette's SessionMiddleware; HttpOnly is always on)."""
+    return {"same_site": "lax", "https_only": secure_cookies()}
+
+
+class GZipStaticOnly:
+    """Starlette's gzip for static files and NiceGUI's assets only (``ui.run(gzip_middleware_factory=...)``)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.gzip = GZipMiddleware(app)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and str(scope.get("path", "")).startswith(COMPRESSED_PREFIXES):
+            await self.gzip(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+
+RUN_KWARGS: dict[str, Any] = {
+    "gzip_middleware_factory": GZipStaticOnly,
+    "ws_per_message_deflate": False,  # uvicorn: no permessage-deflate on the socket
+}
+
+
+def uncompressed_socket() -> None:
+    """socket.io's long-polling fallback compresses its answers unless told not to."""
+    from nicegui import core
+
+    if core.sio is not None:
+        core.sio.eio.http_compression = False
