@@ -76,6 +76,7 @@ class GameView:
             Section(self._role_card)
         self.panel, self.status, self.news = Section(self._panel), Section(self._status), Section(self._news)
         self.players, self.chat = Section(self._players), Section(self._chat)
+        self.dots: dict[int, ui.element] = {}  # seat -> its presence dot in the players list
         self.game_id: int | None = None
 
     # ------------------------------------------------------------ helpers for the phase modules
@@ -173,8 +174,8 @@ class GameView:
             "panel": {key: value for key, value in p.items() if key not in ("events", "chat", *STATUS_KEYS)},
             "status": (p["phase"], len(p.get("alive", [])), *(p.get(key) for key in STATUS_KEYS)),
             "news": (p["phase"], p["day"], p.get("events")),  # the sentences are made only when these change
-            "players": (p.get("alive"), p.get("roles"), p.get("fouls"), p.get("speaker"), p["phase"],
-                        tuple(room.is_connected(seat.token_hash) for seat in room.seating)),
+            "players": (p.get("alive"), p.get("roles"), p.get("fouls"), p.get("speaker"), p["phase"]),
+            "presence": tuple(room.is_connected(seat.token_hash) for seat in room.seating),
             "chat": p.get("chat"),
         }
 
@@ -195,6 +196,13 @@ class GameView:
         if not changed:
             return True
         page.in_game(p["phase"])
+        if "presence" in changed:  # the dots are switched in place: a reconnect storm rebuilds no lists
+            changed.remove("presence")
+            if "players" not in changed:
+                for seat, connected in enumerate(keys["presence"], 1):
+                    dot = self.dots.get(seat)
+                    if dot is not None and not dot.is_deleted:
+                        components.set_presence(dot, connected)
         for name in changed:
             getattr(self, name).refresh()
         page.tick()
@@ -309,7 +317,7 @@ class GameView:
         with ui.expansion(_("Players"), value=p["phase"] != "night").classes("w-full"):
             for seat in range(1, len(room.seating) + 1):
                 with ui.row().classes("w-full items-center no-wrap gap-2"):
-                    components.presence_dot(room.is_connected(room.seating[seat - 1].token_hash))
+                    self.dots[seat] = components.presence_dot(room.is_connected(room.seating[seat - 1].token_hash))
                     label = ui.label(self.name_of(seat)).classes("grow break-all")
                     if seat not in alive:
                         label.classes("mafia-dead")
@@ -360,4 +368,4 @@ class GameView:
                 ui.badge(_("dead"), color="grey")
             author = self.name_of(line.seat) if line.seat else _("Moderator")
             ui.label(author + ":").classes("font-bold whitespace-nowrap")
-            ui.label(line.text).classes("break-all")
+            ui.label(line.text).classes("mafia-wrap")
