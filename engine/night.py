@@ -28,6 +28,8 @@ def validate_common(state: GameState, action: NightAct, slots: Slots) -> None:
     check_seat(state, action.seat)
     if action.seat in state.night_done:
         raise NotYourTurn(N_("You have already made your choice tonight."))
+    if action.note and action.act != Act.CHECK:  # also a pass: nothing but a check carries a note
+        raise IllegalTarget(N_("Only the commissar's check can carry a note."))
     if action.act == Act.PASS:
         return
     if not any(action.act in slot for slot in slots):

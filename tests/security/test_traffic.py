@@ -1,0 +1,120 @@
+"""Traffic that does not tell roles apart: a phone's answers to its own taps, and the transport settings.
+
+A friend on the table's Wi-Fi sees the size and timing of every (encrypted) message. test_secrecy.py compares
+what every living player's phone receives when someone else acts or writes; here each phone taps itself:
+picking a target at night and showing or hiding its role card must be answered with the same number of
+bytes whatever the role. And since compression would undo the padding that makes sizes equal, the app must
+not compress what carries game state (pages, socket messages) while static files stay gzipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from fastapi import FastAPI
+from fastapi.responses import HTMLResponse, PlainTextResponse
+from fastapi.testclient import TestClient
+from nicegui import ui
+from nicegui.testing import User
+
+from engine.state import Phase
+from webgame import app as web_app
+from webgame import transport
+from webgame.pages import evenness
+
+from .conftest import FakeTime
+from .stats import STATS
+from .table import Table, drain
+from .wire import Wire
+
+TOLERANCE = 48  # bytes (element ids and message counters differ by a digit or two between phones)
+
+
+def answers(wire: Wire, table: Table, phone_index: int) -> tuple[int, int]:
+    """(bytes to the tapping phone, bytes to all the others) since the last mark."""
+    own = sum(m.size for m in wire.unread(table.phones[phone_index].client_id) if m.type == "update")
+    others = 0
+    for index, phone in enumerate(table.everyone()):
+        if index != phone_index:
+            others += sum(m.size for m in wire.unread(phone.client_id) if m.type == "update")
+    return own, others
+
+
+def mark_all(wire: Wire, table: Table) -> None:
+    for phone in table.everyone():
+        wire.mark_read(phone.client_id)
+
+
+@pytest.mark.slow
+async def test_own_taps_are_answered_alike_for_every_role(create_user: Callable[[], User],
+                                                          monkeypatch: pytest.MonkeyPatch, fake_time: FakeTime) -> None:
+    wire = Wire()
+    wire.install(monkeypatch)
+    table = await Table.seat(create_user, "uz", 12, 7, languages=("en", "ru"))
+    state = table.state
+    assert state.phase is Phase.NIGHT
+    roles = [str(role) for role in state.roles]
+    await drain()
+    picks: dict[str, int] = {}
+    cards: dict[str, tuple[int, int]] = {}
+    for index, phone in enumerate(table.phones):
+        user = phone.user
+        mark_all(wire, table)
+        target = 1 if phone.viewer != 1 else 2
+        user.find(marker=f"target-{target}").click()
+        await drain()
+        own, others = answers(wire, table, index)
+        assert others == 0, f"another phone heard seat {phone.viewer}'s pick"
+        picks[f"{phone.viewer}={roles[index]}"] = own
+        user.find(marker="show-role").click()
+        await drain()
+        shown, _ = answers(wire, table, index)
+        user.find(marker="hide-role").click()
+        await drain()
+        hidden, _ = answers(wire, table, index)
+        cards[f"{phone.viewer}={roles[index]}"] = (shown, hidden)
+        STATS.add("own taps compared", 3)
+    assert max(picks.values()) - min(picks.values()) <= TOLERANCE, f"a pick's answer tells the role: {picks}"
+    shown_sizes = [shown for shown, _ in cards.values()]
+    hidden_sizes = [hidden for _, hidden in cards.values()]
+    assert max(shown_sizes) - min(shown_sizes) <= TOLERANCE, f"showing the role card tells the role: {cards}"
+    assert max(hidden_sizes) - min(hidden_sizes) <= TOLERANCE, f"hiding the role card tells the role: {cards}"
+    assert min(shown_sizes) >= evenness.ROLE_CARD_BYTES
+
+
+async def test_the_padding_is_invisible_and_blank(create_user: Callable[[], User]) -> None:
+    table = await Table.seat(create_user, "uz", 6, 3)
+    for phone in table.phones:
+        assert phone.user.client is not None
+        pads = [e for e in phone.user.client.elements.values() if evenness.PAD_PROP in e.props]
+        assert len(pads) == 1
+        pad = pads[0]
+        assert "hidden" in pad.classes and not pad.default_slot.children and not pad._to_dict().get("text")
+        assert set(str(pad.props[evenness.PAD_PROP])) <= {" "}
+
+
+def test_the_server_does_not_compress_game_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``run()`` turns off the socket's per-message deflate and gzips only static files."""
+    seen: dict[str, object] = {}
+    monkeypatch.setattr(ui, "run", lambda **kwargs: seen.update(kwargs))
+    web_app.run()
+    assert seen["ws_per_message_deflate"] is False
+    assert seen["gzip_middleware_factory"] is transport.GZipStaticOnly
+    assert seen["session_middleware_kwargs"] == {"same_site": "lax", "https_only": False}
+
+    api = FastAPI()
+    api.add_api_route("/r/ABCDE", lambda: HTMLResponse("<p>" + "secret " * 200 + "</p>"), methods=["GET"])
+    api.add_api_route("/static/mafia.css", lambda: PlainTextResponse("body{}" * 400), methods=["GET"])
+    client = TestClient(transport.GZipStaticOnly(api))
+    page = client.get("/r/ABCDE", headers={"Accept-Encoding": "gzip"})
+    static = client.get("/static/mafia.css", headers={"Accept-Encoding": "gzip"})
+    assert "content-encoding" not in page.headers
+    assert static.headers.get("content-encoding") == "gzip"
+
+
+def test_socket_polling_is_not_compressed() -> None:
+    from nicegui import core
+
+    transport.uncompressed_socket()
+    assert core.sio.eio.http_compression is False
