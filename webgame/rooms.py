@@ -46,6 +46,7 @@ RULE_SETS = ("uz", "uk")
 EXTEND_SECONDS = 30
 CHAT_MAX_LENGTH = 300
 CHAT_KEPT = 500
+CHAT_BURST, CHAT_WINDOW = 5, 10.0  # flood control: at most this many messages per writer in this many seconds
 # What the lobby offers before the host changes it: uk is a 12-player game (8-14 when allowed).
 DEFAULT_PLAYER_LIMITS: dict[str, tuple[int, int]] = {"uz": PLAYER_RANGE["uz"], "uk": (12, 12)}
 
@@ -108,6 +109,7 @@ class Room:
     connections: dict[str, int] = field(default_factory=dict)
     subscribers: list[Subscriber] = field(default_factory=list)
     after_notify: list[Callable[[Room, str], None]] = field(default_factory=list)  # e.g. webgame.pages.evenness
+    chat_times: dict[str, list[float]] = field(default_factory=dict)  # writer's token hash -> his last messages
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _public: dict[str, Any] | None = None
     _shown_second: int | None = None
@@ -520,9 +522,19 @@ class Room:
             if channel not in chat_channels(state, viewer)["write"]:
                 raise Refusal(N_("You cannot write in this chat now."))
             clean = _clean_chat(text)
+            now = self.now()
+            recent = [t for t in self.chat_times.get(token_hash or "", []) if now - CHAT_WINDOW < t <= now]
+            if len(recent) >= CHAT_BURST:
+                raise Refusal(N_("You are writing too fast. Wait a few seconds."))
             seat = viewer.seat if viewer.kind == "seat" else 0
             name = self.name_of(seat) if seat else (self.host_seat.name if self.host_seat else "?")
-            await store.append_chat(self.id, channel=channel, seat_position=seat, text=clean, game_id=self.game_id)
+            try:
+                await store.append_chat(self.id, channel=channel, seat_position=seat, text=clean,
+                                        game_id=self.game_id)
+            except Exception:
+                log.exception("room %s: a chat message could not be saved", self.code)
+                raise Refusal(N_("The message could not be saved. Please try again.")) from None
+            self.chat_times[token_hash or ""] = [*recent, now]
             line = ChatLine(channel=channel, seat=seat, name=name, text=clean)
             self.chat.append(line)
             del self.chat[:-CHAT_KEPT]
@@ -543,24 +555,57 @@ class Room:
         try:
             await store.append_action(self.game_id, index, engine_actions.to_dict(action))
         except BaseException as error:
-            self.state, self._public = _without_last(state), None
+            # The database is the truth: take the game back as its log says (without this action, unless the
+            # write did land before failing), so memory and database never disagree.
+            without = _without_last(state)
+            logged = await self._as_logged(without) if isinstance(error, Exception) else without
+            self.state, self._public = logged, None
+            if len(logged.log) > index and not isinstance(error, store.ActionIndexConflict):
+                log.warning("room %s: a write reported %r but the action is in the log", self.code, error)
+                await self._after_step(before)
+                return  # it counted after all
             self.notify("state")  # a page built while the write was pending showed the unsaved action
             if isinstance(error, store.ActionIndexConflict):
                 log.exception("room %s: the action log and the game disagree", self.code)
                 raise Refusal(N_("Something went wrong; please try again.")) from None
+            if isinstance(error, Exception):  # the disk is full, the file locked or read-only, the server gone
+                log.exception("room %s: an action could not be saved", self.code)
+                raise Refusal(N_("The game could not be saved, so your action did not count. "
+                                 "Please try again.")) from None
             raise
         self._public = None
-        new_state = state
-        if new_state.phase is Phase.ENDED:
-            self.stage, self.deadline, self.paused_remaining = Stage.FINISHED, None, None
-            await store.finish_game(self.game_id, winner=new_state.winner, room_status=RoomStatus.FINISHED)
-        elif new_state.step != before:
-            seconds = float(step_seconds(new_state))
-            if self.paused_remaining is not None:
-                self.paused_remaining = seconds
-            else:
-                self.deadline = self.now() + seconds
-            await self._save_clock()
+        await self._after_step(before)
+
+    async def _after_step(self, before: int) -> None:
+        """The clock (a new step, a new deadline) or the end, saved as well as the database allows: the action
+        itself is in the log, and a restart recomputes what these writes would have kept."""
+        new_state = self.state
+        assert new_state is not None and self.game_id is not None
+        try:
+            if new_state.phase is Phase.ENDED:
+                self.stage, self.deadline, self.paused_remaining = Stage.FINISHED, None, None
+                await store.finish_game(self.game_id, winner=new_state.winner, room_status=RoomStatus.FINISHED)
+            elif new_state.step != before:
+                seconds = float(step_seconds(new_state))
+                if self.paused_remaining is not None:
+                    self.paused_remaining = seconds
+                else:
+                    self.deadline = self.now() + seconds
+                await self._save_clock()
+        except Exception:
+            log.exception("room %s: the clock or the end of the game could not be saved", self.code)
+
+    async def _as_logged(self, fallback: GameState) -> GameState:
+        """The game as the database's action log replays it (``fallback`` if the database cannot be read)."""
+        assert self.game_id is not None and self.state is not None
+        try:
+            payloads = await store.load_actions(self.game_id)
+            state = self.state
+            return replay(state.rules, state.n, state.seed, state.options,
+                          [engine_actions.from_dict(payload) for payload in payloads])
+        except Exception:
+            log.exception("room %s: the action log could not be read back", self.code)
+            return fallback
 
     async def _save_clock(self) -> None:
         if self.game_id is not None:

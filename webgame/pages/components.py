@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -18,6 +19,8 @@ from webgame.identity import BrowserIdentity
 from webgame.rooms import Room, refusal_text, registry
 
 E = TypeVar("E", bound=ui.element)
+
+log = logging.getLogger(__name__)
 
 HEAD = '<link rel="stylesheet" href="/static/mafia.css"><script src="/static/phone.js" defer></script>'
 
@@ -79,15 +82,22 @@ def room_url(request: Request, code: str) -> str:
     return f"{str(request.base_url).rstrip('/')}/r/{code}"
 
 
-def refuse(_: Translator, error: Refusal | RuleError) -> None:
-    ui.notify(refusal_text(error, _.gettext), type="warning", position="top")
+def refuse(_: Translator, error: Exception) -> None:
+    """A refusal in the reader's language; anything else (the database down, a bug) is logged and the reader
+    is told that it did not work, never shown the error itself."""
+    if isinstance(error, Refusal | RuleError):
+        ui.notify(refusal_text(error, _.gettext), type="warning", position="top")
+        return
+    log.error("a request failed", exc_info=error)
+    ui.notify(_("Something went wrong; please try again."), type="negative", position="top")
 
 
 async def guarded(_: Translator, work: Callable[[], Awaitable[Any]]) -> bool:
-    """Run a room request; a refusal becomes a notification in the reader's language. True if accepted."""
+    """Run a room request; a refusal (or a failure) becomes a notification in the reader's language. True if
+    accepted."""
     try:
         await work()
-    except (Refusal, RuleError) as error:
+    except Exception as error:
         refuse(_, error)
         return False
     return True

@@ -5,9 +5,7 @@ from __future__ import annotations
 from nicegui import ui
 from starlette.requests import Request
 
-from engine.errors import RuleError
 from webgame import ratelimit, store
-from webgame.errors import Refusal
 from webgame.i18n import LANGUAGES
 from webgame.pages import components, wording
 from webgame.pages.components import testid
@@ -40,7 +38,7 @@ def register() -> None:
                 try:
                     room = await registry.create(token=token, name=name.value or "", rules=str(rules.value),
                                                  language=language)
-                except (Refusal, RuleError) as error:
+                except Exception as error:  # a refusal, or the database failing
                     components.refuse(_, error)
                     return
                 identity.keep_token(room.code, token)

@@ -12,10 +12,8 @@ from typing import TYPE_CHECKING, Any
 from nicegui import ui
 
 from engine.dealing import PLAYER_RANGE, table
-from engine.errors import RuleError
 from engine.options import OPTION_TABLES, OptionSpec
 from webgame import ratelimit, store
-from webgame.errors import Refusal
 from webgame.pages import components, wording
 from webgame.pages.components import testid
 from webgame.rooms import RULE_SETS
@@ -80,7 +78,7 @@ class LobbyView:
                     token = store.new_seat_token()
                     try:
                         await room.join(token, name.value or "")
-                    except (Refusal, RuleError) as error:
+                    except Exception as error:  # a refusal, or the database failing
                         components.refuse(_, error)
                         return
                     self.page.identity.keep_token(room.code, token)
