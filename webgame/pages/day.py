@@ -74,7 +74,7 @@ def _vote(view: GameView) -> None:
             view.panel.refresh()
 
         view.target_grid(shown, targets, choice.target, pick, mark="vote")
-        with ui.row().classes("w-full no-wrap gap-2"):
+        with ui.row().classes("w-full gap-2 mafia-actions"):
             if choice.target in targets:
                 target = choice.target
                 ui.label(_("You chose {name}.").format(name=view.name_of(int(target)))).classes("grow self-center")

@@ -83,7 +83,7 @@ def _choose(view: GameView, acts: list[dict[str, object]]) -> None:
     if current.get("note"):
         testid(ui.switch(_("Leave a note with tonight's result"), value=choice.note,
                          on_change=lambda e: setattr(choice, "note", bool(e.value))), "note")
-    with ui.row().classes("w-full no-wrap gap-2"):
+    with ui.row().classes("w-full gap-2 mafia-actions"):
         if choice.target is not None and choice.target in targets:
             target, act, may_note = choice.target, choice.act, bool(current.get("note"))
             ui.label(_("You chose {name}.").format(name=view.name_of(target))).classes("grow self-center")

@@ -83,19 +83,22 @@ class ScreenPage:
         alive = [int(s) for s in p.get("alive", [])]
         dead = [s for s in range(1, len(room.seating) + 1) if s not in alive]
         roles = {int(seat): str(role) for seat, role in p.get("roles", {}).items()}
-        with ui.row().classes("w-full gap-4 no-wrap items-start"):
+        self._tally(p)  # above the players: on a TV the tally must not fall below the fold
+        with ui.row().classes("w-full gap-4 items-start mafia-columns"):
             with ui.card().classes("grow"):
                 ui.label(_("Alive")).classes("font-bold")
-                for seat in alive:
-                    ui.label(self.name_of(seat))
+                with ui.element("div").classes("mafia-names"):
+                    for seat in alive:
+                        ui.label(self.name_of(seat))
             with ui.card().classes("grow"):
                 ui.label(_("Dead")).classes("font-bold")
-                for seat in dead:
-                    text = self.name_of(seat)
-                    if seat in roles:
-                        text = _("{name}: {role}").format(name=text, role=wording.role_name(_, p["rules"], roles[seat]))
-                    ui.label(text).classes("mafia-dead")
-        self._tally(p)
+                with ui.element("div").classes("mafia-names"):
+                    for seat in dead:
+                        text = self.name_of(seat)
+                        if seat in roles:
+                            text = _("{name}: {role}").format(name=text,
+                                                              role=wording.role_name(_, p["rules"], roles[seat]))
+                        ui.label(text).classes("mafia-dead")
         lines, _older = news_lines(_, room.state, SPECTATOR, self.name_of, 0)
         if lines:
             with ui.card().classes("mafia-card"):
