@@ -20,6 +20,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Callable, Iterable
@@ -211,7 +212,9 @@ class Phone:
                 return
             except AssertionError:
                 continue
-        raise AssertionError(f"{self}: tapping {name} did not lead to {until}")
+        picture = Path(tempfile.gettempdir()) / f"e2e-{self.name}-{name}.png"
+        self.page.screenshot(path=str(picture), full_page=True)
+        raise AssertionError(f"{self}: tapping {name} did not lead to {until} (screen: {picture})")
 
     def pick(self, grid: str, seat: int, attempts: int = 5) -> None:
         """Tap a player in a grid (``target``, ``vote``, ``nominate``, ``foul``) until he shows as chosen."""
