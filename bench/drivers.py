@@ -42,6 +42,7 @@ from engine.view import view
 ACT_LABELS = {"kill": "Kill", "check": "Check", "shoot": "Shoot", "heal": "Heal", "block": "Block",
               "cover": "Cover", "visit": "Visit", "freeze": "Freeze", "suggest": "Suggest", "suspect": "Suspect"}
 EFFECT_TIMEOUT = 10.0
+SLOW_MS = 500.0
 TIMERS = ("Night", "Discussion", "Vote", "Kamikaze's pick")  # uz, as the host's lobby labels them
 ROLE_BUTTON = "Tap to see your role"
 
@@ -57,9 +58,10 @@ class Stats:
     errors: int = 0
     games: int = 0
     error_text: list[str] = field(default_factory=list)
+    slow: list[str] = field(default_factory=list)  # the slowest actions: what they were
 
     def merge(self, other: Stats) -> None:
-        for name in ("all_ms", "each_ms", "own_ms", "error_text"):
+        for name in ("all_ms", "each_ms", "own_ms", "error_text", "slow"):
             getattr(self, name).extend(getattr(other, name))
         for name in ("actions", "missed", "refused", "errors", "games"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
@@ -99,7 +101,7 @@ class Room:
     async def pause(self) -> None:
         await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
 
-    async def measure(self, actor: Phone, affected: list[Phone], tap: str) -> bool:
+    async def measure(self, actor: Phone, affected: list[Phone], tap: str, what: str = "") -> bool:
         """Tap, then wait for every affected phone's first update. False if the tap was refused."""
         notes = len(actor.notifications)
         start = time.perf_counter()
@@ -116,6 +118,8 @@ class Room:
             self.stats.each_ms.extend((m - start) * 1000 for m in seen)
             if len(seen) == len(moments):
                 self.stats.all_ms.append((max(seen) - start) * 1000)
+                if self.stats.all_ms[-1] > SLOW_MS and len(self.stats.slow) < 200:
+                    self.stats.slow.append(f"{self.stats.all_ms[-1]:.0f} ms {what} ({len(watchers)} screens)")
         return True
 
     async def close(self) -> None:
@@ -252,7 +256,8 @@ class GameRoom(Room):
         affected = [phone for phone, viewer in self.viewers()
                     if phone is not actor and view(state, viewer) != before[id(phone)]]
         tap = await self.prepare(actor, action)
-        if not await self.measure(actor, affected, tap):
+        what = f"{type(action).__name__} -> {state.phase}:{state.step}"
+        if not await self.measure(actor, affected, tap, what):
             await self.sync()
         return True
 

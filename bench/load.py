@@ -103,6 +103,8 @@ class Server:
                    PORT=str(self.port), HOST="127.0.0.1", STORAGE_SECRET="bench secret", PYTHONUNBUFFERED="1",
                    PYTHONPATH=str(REPO))
         module = "webgame" if self.kind == "game" else "bench.floor_app"
+        if self.kind == "game" and os.environ.get("BENCH_GC_LOG") == "1":
+            module = "bench.gc_log"  # the game, with slow garbage collections in its log
         started = time.time()
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen([sys.executable, "-m", module], cwd=str(self.data), env=env,
@@ -298,7 +300,7 @@ def run_one(kind: str, rooms: int, players: int, duration: float, think: float, 
         stats_list = pool.ask("pause", timeout=120)
         elapsed = time.time() - t0
         cpu1, gen1, (busy1, total1) = cpu_seconds(server.pid), pool.cpu(), machine_busy()
-        merged: dict[str, Any] = {"all_ms": [], "each_ms": [], "own_ms": [], "error_text": []}
+        merged: dict[str, Any] = {"all_ms": [], "each_ms": [], "own_ms": [], "error_text": [], "slow": []}
         for stats in stats_list:
             for key, value in stats.items():
                 if isinstance(value, list):
@@ -308,7 +310,8 @@ def run_one(kind: str, rooms: int, players: int, duration: float, think: float, 
         result.update(
             actions=merged["actions"], actions_per_s=round(merged["actions"] / elapsed, 1),
             games_finished=merged["games"], missed=merged["missed"], refused=merged["refused"],
-            errors=merged["errors"], error_text=merged["error_text"][:5],
+            errors=merged["errors"], error_text=merged["error_text"][:5], slowest=sorted(
+                merged["slow"], key=lambda text: -float(text.split()[0]))[:10],
             p50_ms=percentile(merged["all_ms"], 50), p95_ms=percentile(merged["all_ms"], 95),
             p99_ms=percentile(merged["all_ms"], 99), max_ms=percentile(merged["all_ms"], 100),
             each_p95_ms=percentile(merged["each_ms"], 95), own_p95_ms=percentile(merged["own_ms"], 95),

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 from pathlib import Path
@@ -24,6 +25,16 @@ log = logging.getLogger(__name__)
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 RECONNECT_TIMEOUT = 30.0  # a phone that sleeps less than this comes back to the same page, not a rebuild
+
+
+def tune_gc() -> None:
+    """Freeze what is alive at start (code, modules) out of the garbage collector's scans.
+
+    Full collections are the latency tail (docs/PERFORMANCE.md, ``bench.gc_log``): every rebuilt element
+    becomes cyclic garbage that only a full collection frees, and a full collection of a few hundred thousand
+    objects takes hundreds of ms. Larger thresholds were tried and made fewer but longer pauses."""
+    gc.collect()
+    gc.freeze()
 
 
 async def _start_rooms() -> None:
@@ -50,6 +61,7 @@ def setup() -> None:
 
 
 def run() -> None:
+    tune_gc()
     ui.run(
         host=os.environ.get("HOST", "0.0.0.0"),
         port=int(os.environ.get("PORT", "8080")),
