@@ -74,26 +74,41 @@ class Forbidden:
         distinctive names only, since any name and any word are somewhere in it."""
         found: list[str] = []
         texts = list(texts)
+        sentences = _alternation(frozenset(self.sentences))
+        words = _alternation(frozenset(self.words), whole_words=True)
+        labels = _alternation(frozenset(label for label, _ in self.pairs))
         for text in texts:
-            for sentence in self.sentences:
-                if sentence in text:
-                    found.append(f"sentence {sentence!r} in {text[:120]!r}")
-            if self.words:
+            if sentences is not None:
+                found += [f"sentence {m.group(0)!r} in {text[:120]!r}" for m in sentences.finditer(text)]
+            if words is not None:
                 plain = text
                 for neutral in self.neutral:
                     plain = plain.replace(neutral, "")
-                for name in self.words:
-                    if word(name).search(plain):
-                        found.append(f"role name {name!r} in {text[:120]!r}")
-        for text in [*texts, *rows] if pairs else []:
+                found += [f"role name {m.group(0)!r} in {text[:120]!r}" for m in words.finditer(plain)]
+        if pairs and labels is not None:
+            by_label: dict[str, list[str]] = {}
             for label, name in self.pairs:
-                if label in text and word(name).search(text):
-                    found.append(f"{label!r} with {name!r} in {text[:160]!r}")
+                by_label.setdefault(label, []).append(name)
+            for text in [*texts, *rows]:
+                for label in {m.group(0) for m in labels.finditer(text)}:
+                    found += [f"{label!r} with {name!r} in {text[:160]!r}" for name in by_label[label]
+                              if word(name).search(text)]
         for attribute in attributes:
             for part in re.split(r"[\s_\-]+", attribute.lower()):
                 if part in self.tokens:
                     found.append(f"role id {part!r} in {attribute!r}")
         return found
+
+
+@cache
+def _alternation(texts: frozenset[str], whole_words: bool = False) -> re.Pattern[str] | None:
+    """One pattern for many literal texts (longest first, so that overlapping ones are all tried)."""
+    if not texts:
+        return None
+    body = "|".join(re.escape(text) for text in sorted(texts, key=len, reverse=True))
+    if whole_words:
+        body = r"(?<!\w)(?:" + body + r")(?!\w)"
+    return re.compile(body)
 
 
 def forbidden_for(viewer: int, language: str, state: GameState, oracle: Oracle, names: list[str],
@@ -107,7 +122,7 @@ def forbidden_for(viewer: int, language: str, state: GameState, oracle: Oracle, 
     rules = state.rules
 
     def name_of(seat: int) -> str:
-        return wording.seat_label(_, seat, names[seat - 1])
+        return _label(language, seat, names[seat - 1])
 
     known_roles: set[str] = set()
     for seat in range(1, state.n + 1):
@@ -149,6 +164,11 @@ def forbidden_for(viewer: int, language: str, state: GameState, oracle: Oracle, 
             banned.add(text)
     result.sentences = banned - allowed
     return result
+
+
+@cache
+def _label(language: str, seat: int, name: str) -> str:
+    return wording.seat_label(translator(language), seat, name)
 
 
 def _event_texts(_: Translator, rules: str, event: dict[str, object], name_of: wording.NameOf, viewer: int,
