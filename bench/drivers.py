@@ -43,6 +43,7 @@ ACT_LABELS = {"kill": "Kill", "check": "Check", "shoot": "Shoot", "heal": "Heal"
               "cover": "Cover", "visit": "Visit", "freeze": "Freeze", "suggest": "Suggest", "suspect": "Suspect"}
 EFFECT_TIMEOUT = 10.0
 SLOW_MS = 500.0
+SETUP_TIMEOUT = 120.0  # many rooms join at once: a lobby step may wait behind the others
 TIMERS = ("Night", "Discussion", "Vote", "Kamikaze's pick")  # uz, as the host's lobby labels them
 ROLE_BUTTON = "Tap to see your role"
 
@@ -172,14 +173,16 @@ class GameRoom(Room):
             await phone.visit(self.path)
             await phone.type_into(_need(phone.find("nicegui-input", label="Your name"), "join name"), name)
             await phone.click(_need(phone.button("Join"), "join button"))
-            await self._until(phone, lambda p: p.find("nicegui-input", label="Your name") is None, "seated")
+            await self._until(phone, lambda p: p.find("nicegui-input", label="Your name") is None, "seated",
+                              timeout=SETUP_TIMEOUT)
         await self.start()
 
     async def start(self) -> None:
-        await self._until(self.host, lambda p: p.button("Start the game") is not None, "start enabled")
+        await self._until(self.host, lambda p: p.button("Start the game") is not None, "start enabled",
+                          timeout=SETUP_TIMEOUT)
         await self.host.click(_need(self.host.button("Start the game"), "start"))
         for phone in self.phones:
-            await self._until(phone, lambda p: p.button(ROLE_BUTTON) is not None, "game page")
+            await self._until(phone, lambda p: p.button(ROLE_BUTTON) is not None, "game page", timeout=SETUP_TIMEOUT)
         await self.sync()
 
     async def _until(self, phone: Phone, check: Any, what: str, timeout: float = 30.0) -> None:

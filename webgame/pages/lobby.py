@@ -16,6 +16,7 @@ from engine.options import OPTION_TABLES, OptionSpec
 from webgame import ratelimit, store
 from webgame.pages import components, wording
 from webgame.pages.components import testid
+from webgame.pages.section import Section
 from webgame.rooms import RULE_SETS
 
 if TYPE_CHECKING:
@@ -25,6 +26,9 @@ if TYPE_CHECKING:
 class LobbyView:
     def __init__(self, page: RoomPage) -> None:
         self.page = page
+        # Per-page sections (webgame.pages.section), rebuilt by ``changed``.
+        self.seats, self.settings_summary = Section(self._seats), Section(self._settings_summary)
+        self.role_preview, self.start_bar = Section(self._role_preview), Section(self._start_bar)
 
     @property
     def is_host(self) -> bool:
@@ -91,8 +95,7 @@ class LobbyView:
 
     # ------------------------------------------------------------ seats
 
-    @ui.refreshable_method
-    def seats(self) -> None:
+    def _seats(self) -> None:
         _, room = self.page.t, self.page.room
         players = room.players()
         with ui.card().classes("mafia-card"):
@@ -221,8 +224,7 @@ class LobbyView:
         if not spec.timer:
             ui.label(_(spec.help)).classes("text-sm mafia-muted")
 
-    @ui.refreshable_method
-    def settings_summary(self) -> None:
+    def _settings_summary(self) -> None:
         _, room = self.page.t, self.page.room
         options = room.engine_options()
         with ui.card().classes("mafia-card"):
@@ -248,8 +250,7 @@ class LobbyView:
                         shown = wording.choice_label(_, value)
                     ui.label(_("{label}: {value}").format(label=_(spec.label), value=shown))
 
-    @ui.refreshable_method
-    def role_preview(self) -> None:
+    def _role_preview(self) -> None:
         _, room = self.page.t, self.page.room
         low, high = room.player_limits()
         count = min(max(len(room.players()), low), high)
@@ -260,8 +261,7 @@ class LobbyView:
                 ui.label(_("{count} × {role}").format(count=_.number(number),
                                                       role=wording.role_name(_, room.rules, role)))
 
-    @ui.refreshable_method
-    def start_bar(self) -> None:
+    def _start_bar(self) -> None:
         _, room, token_hash = self.page.t, self.page.room, self.page.token_hash
         problem = room.start_problem()
         reason = _(problem[0]).format(**problem[1]) if problem else ""
