@@ -270,6 +270,7 @@ class Phone:
             html = _without_first_script(html)  # the lobby's tree, sent before the deal: public by design
         store = self.page.evaluate("() => { try { return JSON.stringify(mounted_app.elements); }"
                                    " catch (e) { return ''; } }")
+        assert store and len(store) > 1000, f"{self}: NiceGUI's element store could not be read"
         attributes = self.page.evaluate(
             "() => { const found = [];"
             " for (const el of document.querySelectorAll('*')) {"
