@@ -119,11 +119,12 @@ class Table:
             hashes[name], users[name] = store.hash_token(token), user
         for user in users.values():
             await user.open(f"/r/{room.code}")
-        rooms.secrets.randbelow = lambda _n: seed  # type: ignore[attr-defined]
+        randbelow = rooms.secrets.randbelow
+        rooms.secrets.randbelow = lambda _n: seed  # the deal of this seed (the module's own, put back below)
         try:
             await room.start(host_hash)
         finally:
-            del rooms.secrets.randbelow  # type: ignore[attr-defined]
+            rooms.secrets.randbelow = randbelow
         await drain()
         phones = []
         for seat, info in enumerate(room.seating, 1):

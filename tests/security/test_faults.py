@@ -107,11 +107,12 @@ async def new_room(rules: str, players: int, seed: int, moderated: bool = False)
         await room.set_moderated(host, True)
     for index, token in enumerate(tokens[1:], 1):
         await room.join(token, f"Player {index}")
-    rooms.secrets.randbelow = lambda _n: seed  # type: ignore[attr-defined]
+    randbelow = rooms.secrets.randbelow
+    rooms.secrets.randbelow = lambda _n: seed  # the deal of this seed (the module's own, put back below)
     try:
         await room.start(host)
     finally:
-        del rooms.secrets.randbelow  # type: ignore[attr-defined]
+        rooms.secrets.randbelow = randbelow
     return room, [store.hash_token(token) for token in tokens]
 
 

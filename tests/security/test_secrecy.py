@@ -32,11 +32,12 @@ from .wire import Elements, Wire, client_tree, raw_strings, update_trees
 
 SIZE_TOLERANCE = 48  # bytes: element ids and message counters have a digit more or less from phone to phone
 
-# (rules, players, seed, moderated): a spread of sizes and role mixes of both rule sets (uz 12 has the killer and
-# the lawyer; uk 8 with and without a moderator). The projection test plays 80 more games, up to 30 players.
+# (rules, players, seed, moderated): a spread of sizes and role mixes of both rule sets (uz 12 and 14 have the killer,
+# the lawyer, the hobo; uk 8 with and without a moderator). The projection test plays 80 more games, up to 30 players.
 GAMES = [
     ("uz", 5, 101, False), ("uz", 6, 106, False), ("uz", 7, 102, False), ("uz", 8, 107, False),
-    ("uz", 10, 108, False), ("uz", 12, 109, False), ("uk", 8, 201, True), ("uk", 8, 204, False),
+    ("uz", 9, 103, False), ("uz", 10, 108, False), ("uz", 12, 109, False), ("uz", 14, 105, False),
+    ("uk", 8, 201, True), ("uk", 8, 204, False), ("uk", 9, 202, False),
 ]
 
 
