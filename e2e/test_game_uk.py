@@ -65,8 +65,9 @@ def test_twelve_players_with_a_moderator(server: Server, phones: Callable[..., P
     table.expect_phase("defence", 1)
     for phone in table.players:
         t = phone.t
-        tied = t("The vote is tied between {names}.").format(names=t.join(
-            [table.label(t, first_mafia.seat), table.label(t, second_mafia.seat)]))
+        tied_seats = [seat for seat in in_nomination_order if seat in (first_mafia.seat, second_mafia.seat)]
+        tied = t("The vote is tied between {names}.").format(  # named in the order they were nominated
+            names=t.join([table.label(t, seat) for seat in tied_seats]))
         expect(phone.tid("news").filter(has_text=exactly(tied))).to_be_visible()
     table.speeches("defence", 1)
     table.expect_phase("vote", 1)
