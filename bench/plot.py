@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-WIDTH, HEIGHT, PAD = 900, 380, 55
+WIDTH, HEIGHT, PAD = 1200, 380, 55
 COLOURS = {"game": "#c2410c", "floor": "#2563eb"}
 DASHES = ["", "6,4", "2,3", "10,3,2,3"]
 
@@ -30,16 +30,18 @@ def series(results: list[dict[str, Any]]) -> dict[tuple[str, int], list[dict[str
 
 def panel(x0: int, title: str, key: str, unit: str, data: dict[tuple[str, int], list[dict[str, Any]]],
           players: list[int]) -> list[str]:
-    w, h = WIDTH // 2 - PAD - 20, HEIGHT - 2 * PAD
+    w, h = WIDTH // 3 - PAD - 20, HEIGHT - 2 * PAD
     points = [r for runs in data.values() for r in runs if r.get(key) is not None]
     if not points:
         return []
-    xmax = max(r["phones"] for r in points) * 1.05
+    xkey = "players" if key == "server_cpu_ms_per_action" else "phones"
+    xmax = max(r[xkey] for r in points) * 1.05
     ymax = max(r[key] for r in points) * 1.1 or 1
     parts = [f'<text x="{x0 + w / 2}" y="{PAD - 20}" text-anchor="middle" font-weight="bold">{title}</text>',
              f'<line x1="{x0}" y1="{PAD + h}" x2="{x0 + w}" y2="{PAD + h}" stroke="#333"/>',
              f'<line x1="{x0}" y1="{PAD}" x2="{x0}" y2="{PAD + h}" stroke="#333"/>',
-             f'<text x="{x0 + w / 2}" y="{PAD + h + 35}" text-anchor="middle">connected phones</text>']
+             f'<text x="{x0 + w / 2}" y="{PAD + h + 35}" text-anchor="middle">'
+             f'{"players per room" if xkey == "players" else "connected phones"}</text>']
     for i in range(5):
         value = ymax * i / 4
         y = PAD + h - h * i / 4
@@ -49,7 +51,7 @@ def panel(x0: int, title: str, key: str, unit: str, data: dict[tuple[str, int], 
         parts.append(f'<text x="{x0 + w * i / 4}" y="{PAD + h + 16}" text-anchor="middle" font-size="11">'
                      f'{phones:.0f}</text>')
     for (kind, count), runs in sorted(data.items()):
-        coords = [(x0 + w * r["phones"] / xmax, PAD + h - h * r[key] / ymax) for r in runs if r.get(key) is not None]
+        coords = [(x0 + w * r[xkey] / xmax, PAD + h - h * r[key] / ymax) for r in runs if r.get(key) is not None]
         if not coords:
             continue
         dash = DASHES[players.index(count) % len(DASHES)]
@@ -66,14 +68,23 @@ def render(results: list[dict[str, Any]]) -> str:
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT + 30}" '
              f'font-family="sans-serif" font-size="13"><rect width="100%" height="100%" fill="white"/>']
     parts += panel(PAD + 10, "server CPU (% of one core)", "server_cpu_pct", "%", data, players)
-    parts += panel(WIDTH // 2 + PAD, "tap to every screen, p95 (ms)", "p95_ms", "", data, players)
+    parts += panel(WIDTH // 3 + PAD, "tap to every screen, p95 (ms)", "p95_ms", "", data, players)
+    by_rooms: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for runs in data.values():
+        for r in runs:
+            by_rooms.setdefault((r["kind"], r["rooms"]), []).append(r)
+    for runs in by_rooms.values():
+        runs.sort(key=lambda r: r["players"])
+    rooms = sorted({count for _, count in by_rooms})
+    parts += panel(2 * WIDTH // 3 + PAD, "server CPU per action (ms)", "server_cpu_ms_per_action", "", by_rooms,
+                   rooms)
     x = PAD
     for kind, count in sorted(data):
         dash = DASHES[players.index(count) % len(DASHES)]
         parts.append(f'<line x1="{x}" y1="{HEIGHT + 12}" x2="{x + 30}" y2="{HEIGHT + 12}" stroke="{COLOURS[kind]}" '
                      f'stroke-width="2" stroke-dasharray="{dash}"/>')
-        parts.append(f'<text x="{x + 36}" y="{HEIGHT + 16}">{kind}, {count} per room</text>')
-        x += 190
+        parts.append(f'<text x="{x + 36}" y="{HEIGHT + 16}">{kind}, {count} players per room</text>')
+        x += 280
     parts.append("</svg>")
     return "\n".join(parts)
 
