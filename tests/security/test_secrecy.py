@@ -30,6 +30,7 @@ from .stats import STATS
 from .table import Phone, Table, drain
 from .wire import Elements, Wire, client_tree, raw_strings, update_trees
 
+COMPARED = ("update", "load_js_components", "notify")  # what a change of the room sends (run_javascript: public)
 SIZE_TOLERANCE = 48  # bytes: element ids and message counters have a digit more or less from phone to phone
 
 # (rules, players, seed, moderated): a spread of sizes and role mixes of both rule sets (uz 12 and 14 have the killer,
@@ -49,6 +50,7 @@ class Inspector:
     problems: list[str] = field(default_factory=list)
     night_sizes: list[dict[str, int]] = field(default_factory=list)
     snapshots: int = 0
+    was_night: bool = False
     uneven: list[str] = field(default_factory=list)
     last: dict[str, list[Any]] = field(default_factory=dict)
     lobby_pages: set[str] = field(default_factory=set)  # first HTML checked, or loaded before the deal
@@ -58,7 +60,10 @@ class Inspector:
         oracle = self.oracle
         assert oracle is not None
         self.snapshots += 1
-        night = state.phase is Phase.NIGHT
+        # At night, and at the dawn that ends it (the night's results go out then), the phones of the living
+        # must not differ by role. (By day the speaker's phone may differ: who speaks is public.)
+        night = (state.phase is Phase.NIGHT or self.was_night) and state.phase is not Phase.ENDED  # the end: no secret
+        self.was_night = state.phase is Phase.NIGHT
         sizes: dict[str, int] = {}
         counts: dict[str, int] = {}
         for phone in table.everyone():
@@ -78,13 +83,15 @@ class Inspector:
             found = forbidden.find(texts, rows, attributes)
             self.problems += [f"{phone.what} ({phone.language}), day {state.day} {state.phase}: {p}" for p in found]
             if night and phone.viewer > 0 and state.alive[phone.viewer - 1] and phone.viewer != table.actor:
-                sizes[phone.what] = sum(m.size for m in messages if m.type == "update")
-                counts[phone.what] = sum(1 for m in messages if m.type == "update")
+                state_messages = [m for m in messages if m.type in COMPARED]
+                sizes[phone.what] = sum(m.size for m in state_messages)
+                counts[phone.what] = len(state_messages)
         if night and len(sizes) > 1 and any(sizes.values()):
             self.night_sizes.append(sizes)
             if max(sizes.values()) - min(sizes.values()) > SIZE_TOLERANCE or len(set(counts.values())) > 1:
                 roles = {f"{what}={state.roles[int(what.split()[1]) - 1]}": size for what, size in sizes.items()}
-                detail = {what: [(m.type, m.size) for m in self.last[what]] for what in sizes}
+                detail = {what: [(m.type, m.size, m.data if m.type == "load_js_components" else "")
+                                 for m in self.last[what]] for what in sizes}
                 self.uneven.append(f"night {state.day}: sizes differ by role: {roles} counts {counts} {detail}")
         if self.problems:
             pytest.fail("\n".join(self.problems[:8]), pytrace=False)

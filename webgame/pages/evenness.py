@@ -19,11 +19,13 @@ largest page of its group, so a reload at night says nothing either.
 from __future__ import annotations
 
 import logging
+import weakref
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import nicegui.json as nicegui_json
 from nicegui import Client, ui
+from nicegui.dependencies import JsComponent
 from nicegui.outbox import Deleted
 
 from webgame.rooms import Room, Stage
@@ -41,7 +43,21 @@ _QUIET = frozenset({"tick"})  # the countdown: the same label on every phone
 
 
 def attach(page: RoomPage) -> None:
-    """Give a page its padding element (call once, when the page is built) and watch its room."""
+    """Give a page its padding element (call once, when the page is built) and watch its room.
+
+    Every page also holds, hidden, one element of each kind that brings its own script (an input, a select, an
+    expansion): so every phone loads the same scripts with its first HTML, and none gets a message
+    (``load_js_components``) or fetches a script at the moment his role first shows him such an element (the
+    mafia's chat box at night)."""
+    with ui.element("div").classes("hidden"):
+        ui.input()
+        ui.select([])
+        ui.expansion()
+    # The first HTML imports the script of every element it holds, but NiceGUI's outbox does not know it and
+    # would announce each again with the first update that carries one: on one phone and not another.
+    page.client.outbox._loaded_components.update(  # noqa: SLF001
+        element.component.name for element in list(page.client.elements.values())
+        if isinstance(element.component, JsComponent))
     page.pad = ui.element("div").classes("hidden")
     page.pad.props[PAD_PROP] = ""
     room = page.room
@@ -128,13 +144,23 @@ def tree_bytes(elements: Iterable[Any], skip: Any = None) -> int:
 
 
 def pad_first_load(page: Any) -> None:
-    """A page loaded during the game weighs as much as the largest page of its group."""
+    """A page loaded during the game weighs as much as the largest page of its group. The largest is measured
+    once per state of the room (a reload storm after a restart measures every page once, not once per page)."""
     group = group_of(page)
     if group is None:
         return
-    sizes = {}
-    for other in list(page.room.subscribers) + [page]:
-        if group_of(other) == group:
-            sizes[id(other)] = tree_bytes(list(other.client.elements.values()), skip=other.pad)
-    own = sizes.get(id(page), 0)
-    _set_pad(page, max(sizes.values(), default=own) - own)
+    room = page.room
+    state = room.state
+    version = (room.game_id, len(state.log), state.step, len(room.chat), group)
+    own = tree_bytes(list(page.client.elements.values()), skip=page.pad)
+    cached = _LARGEST.get(room)
+    if cached is None or cached[0] != version:
+        sizes = [tree_bytes(list(other.client.elements.values()), skip=other.pad)
+                 for other in list(room.subscribers) if other is not page and group_of(other) == group]
+        cached = (version, max(sizes, default=0))
+    largest = max(cached[1], own)
+    _LARGEST[room] = (version, largest)
+    _set_pad(page, largest - own)
+
+
+_LARGEST: weakref.WeakKeyDictionary[Room, tuple[Any, int]] = weakref.WeakKeyDictionary()
