@@ -127,7 +127,7 @@ def from_dict(data: Mapping[str, Any]) -> Action:
             raise RuleError(N_("Unknown action."))
         if field.name in ("note", "yes") and not isinstance(value, bool):
             raise RuleError(N_("Unknown action."))
-        if field.name == "act" and value not in set(Act):
+        if field.name == "act" and (not isinstance(value, str) or value not in set(Act)):
             raise RuleError(N_("Unknown action."))
         if field.name == "amount" and (not isinstance(value, int | float) or isinstance(value, bool)):
             raise RuleError(N_("Unknown action."))
