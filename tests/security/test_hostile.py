@@ -178,8 +178,9 @@ def door() -> Door:
 @given(name=NASTY_TEXT)
 async def test_names(db: Path, door: Door, name: str) -> None:
     room = await door.lobby()
-    if len(room.players()) >= 30:
-        return
+    if len(room.players()) >= 30:  # a full table: the next names go to a new room
+        door.room = None
+        room = await door.lobby()
     if await attempt(room, room.join(store.new_seat_token(), name), "names"):
         seat = room.seats[-1]
         assert 1 <= len(seat.name) <= 24 and seat.name == seat.name.strip()
