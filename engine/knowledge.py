@@ -166,7 +166,8 @@ def visible_events(state: GameState, viewer: Viewer) -> list[dict[str, Any]]:
         delivered = _delivered(state)
         mine = [told for (audience, _, told), to in zip(pairs, delivered, strict=True)
                 if audience is None or (to is not None and seat in to)]
-        if any(e["type"] == "check" and e["seat"] != seat for e in mine):
+        unsigned = state.rules == "uz" and not state.options.get("commissar_knows_sergeant")
+        if unsigned and any(e["type"] == "check" and e["seat"] != seat for e in mine):
             known = known_roles(state, viewer)  # a sergeant who may not know the commissar reads his checks
             mine = [{k: v for k, v in e.items() if k != "seat"}  # unsigned
                     if e["type"] == "check" and e["seat"] != seat and e["seat"] not in known else e for e in mine]
