@@ -135,3 +135,13 @@ def set_presence(dot: ui.element, connected: bool) -> None:
 
 def tr(language: str) -> Translator:
     return translator(language)
+
+
+def countdown_text(_: Translator, room: Room) -> str:
+    """What a countdown label shows: the time left in the room's step, marked when paused."""
+    remaining = room.remaining()
+    if remaining is None:
+        return ""
+    if room.paused:
+        return _("{time} (paused)").format(time=_.countdown(remaining))
+    return _.countdown(remaining)

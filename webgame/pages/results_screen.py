@@ -49,14 +49,7 @@ class ScreenPage:
     def tick(self) -> None:
         if self.countdown is None or self.countdown.is_deleted:
             return
-        _ = self.t
-        remaining = self.room.remaining()
-        if remaining is None:
-            self.countdown.set_text("")
-        elif self.room.paused:
-            self.countdown.set_text(_("{time} (paused)").format(time=_.countdown(remaining)))
-        else:
-            self.countdown.set_text(_.countdown(remaining))
+        self.countdown.set_text(components.countdown_text(self.t, self.room))
 
     def name_of(self, seat: int) -> str:
         return wording.seat_label(self.t, seat, self.room.name_of(seat))

@@ -121,14 +121,7 @@ class RoomPage:
         """The countdown, updated in place from the room's absolute deadline."""
         if self.countdown is None or self.countdown.is_deleted:
             return
-        _ = self.t
-        remaining = self.room.remaining()
-        if remaining is None:
-            self.countdown.set_text("")
-        elif self.room.paused:
-            self.countdown.set_text(_("{time} (paused)").format(time=_.countdown(remaining)))
-        else:
-            self.countdown.set_text(_.countdown(remaining))
+        self.countdown.set_text(components.countdown_text(self.t, self.room))
 
     # ------------------------------------------------------------ identity and presence
 
