@@ -14,7 +14,6 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from nicegui import ui
 from nicegui.testing import User
 
 from engine.actions import Action, Deadline, Foul, NightAct, Ready, Vote
@@ -25,6 +24,7 @@ from webgame import rooms, store
 from webgame.errors import Refusal
 from webgame.rooms import Room
 
+from ..web.helpers import node, tap
 from .oracle import Oracle
 
 LANGUAGES = ("en", "ru", "uk", "uz", "ro")
@@ -217,28 +217,28 @@ class Table:
         try:
             if isinstance(action, NightAct):
                 if action.target is None:
-                    user.find(marker="pass").click()
+                    tap(user, "pass")
                     return True
-                toggles = list(user.find(marker="night-act").elements) if _has(user, "night-act") else []
-                if toggles and isinstance(toggles[0], ui.toggle) and toggles[0].value != action.act:
-                    toggles[0].value = str(action.act)
+                toggle = node(user, "night-act")
+                if toggle is not None and toggle.get("v") != action.act:
+                    tap(user, "night-act", str(action.act))
                     await drain()
                 if action.note:
                     return False
-                user.find(marker=f"target-{action.target}").click()
+                tap(user, f"target-{action.target}")
                 await drain()
-                user.find(marker="confirm").click()
+                tap(user, "confirm")
                 return True
             if isinstance(action, Vote):
                 if action.target is None:
-                    user.find(marker="abstain").click()
+                    tap(user, "abstain")
                     return True
-                user.find(marker=f"vote-{action.target}").click()
+                tap(user, f"vote-{action.target}")
                 await drain()
-                user.find(marker="confirm").click()
+                tap(user, "confirm")
                 return True
             if isinstance(action, Ready):
-                user.find(marker="ready").click()
+                tap(user, "ready")
                 return True
         except AssertionError:
             return False
@@ -257,11 +257,6 @@ class Table:
             self.chat.append((channel, text))
             await self.room.say(self.phones[seat - 1].token_hash, channel, text)
         await drain()
-
-
-def _has(user: User, marker: str) -> bool:
-    assert user.client is not None
-    return any(marker in element._markers and not element.is_deleted for element in list(user.client.elements.values()))
 
 
 def _language(user: User) -> str:

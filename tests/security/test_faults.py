@@ -45,6 +45,7 @@ from webgame.errors import Refusal
 from webgame.i18n import translator
 from webgame.rooms import Room, refusal_text
 
+from ..web.helpers import tap
 from .conftest import FakeTime
 from .stats import STATS
 
@@ -328,7 +329,7 @@ async def test_the_phone_says_why_in_its_language(create_user: Callable[[], User
 
     monkeypatch.setattr(store, "append_action", full)
     phone = table.phones[1]
-    phone.user.find(marker="pass").click()
+    tap(phone.user, "pass")
     await drain()
     await phone.user.should_see("Не вдалося зберегти гру, тому ваша дія не врахована. Спробуйте ще раз.")
     await same_as_database(table.room)

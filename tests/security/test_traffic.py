@@ -23,6 +23,7 @@ from webgame import app as web_app
 from webgame import transport
 from webgame.pages import evenness
 
+from ..web.helpers import tap
 from .conftest import FakeTime
 from .stats import STATS
 from .table import Table, drain
@@ -62,15 +63,15 @@ async def test_own_taps_are_answered_alike_for_every_role(create_user: Callable[
         user = phone.user
         mark_all(wire, table)
         target = 1 if phone.viewer != 1 else 2
-        user.find(marker=f"target-{target}").click()
+        tap(user, f"target-{target}")
         await drain()
         own, others = answers(wire, table, index)
         assert others == 0, f"another phone heard seat {phone.viewer}'s pick"
         picks[f"{phone.viewer}={roles[index]}"] = own
-        user.find(marker="show-role").click()
+        tap(user, "show-role")
         await drain()
         shown, _ = answers(wire, table, index)
-        user.find(marker="hide-role").click()
+        tap(user, "hide-role")
         await drain()
         hidden, _ = answers(wire, table, index)
         cards[f"{phone.viewer}={roles[index]}"] = (shown, hidden)

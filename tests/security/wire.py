@@ -12,6 +12,7 @@ classes, and the text of each row (a name label next to a role label is one row)
 
 from __future__ import annotations
 
+import json
 import time
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
@@ -82,7 +83,10 @@ def _strings(value: Any) -> Iterator[str]:
     elif isinstance(value, Mapping):
         for key, item in value.items():
             yield str(key)
-            yield from _strings(item)
+            if key == "model" and isinstance(item, str) and item.startswith("["):
+                yield from _strings(json.loads(item))  # a game screen part: every string of its nodes, one by one
+            else:
+                yield from _strings(item)
     elif isinstance(value, list | tuple):
         for item in value:
             yield from _strings(item)
@@ -93,6 +97,41 @@ class Elements:
 
     def __init__(self, tree: Mapping[str, Any]) -> None:
         self.tree = {str(key): value for key, value in tree.items() if isinstance(value, Mapping)}
+        for key, element in list(self.tree.items()):
+            model = (element.get("props") or {}).get("model")
+            if isinstance(model, str):  # a game screen part: its nodes are what the browser draws
+                self._expand(key, element, model)
+
+    def _expand(self, key: str, element: Mapping[str, Any], model: str) -> None:
+        """Turn a ``Screen`` element's model (webgame/pages/screen.py) into element dicts of this tree, one per
+        node, with the classes NiceGUI's own row, column and card would have: the same checks read them."""
+        counter = iter(range(1_000_000))
+        kinds = {"row": "nicegui-row", "col": "nicegui-column", "card": "nicegui-card"}
+
+        def add(nodes: Any, parent: str) -> list[str]:
+            ids: list[str] = []
+            for node in nodes if isinstance(nodes, list) else []:
+                if not isinstance(node, Mapping):
+                    continue
+                node_id = f"{parent}.{next(counter)}"
+                texts = [str(node.get("x") or "")] + [str(option[1]) for option in node.get("opts") or []
+                                                      if isinstance(option, list) and len(option) > 1]
+                props = {name: value for name, value in node.items() if name not in ("k", "x", "c", "t")}
+                if "id" in props:
+                    props["data-testid"] = props.pop("id")
+                classes = str(node.get("c") or "").split() + ([kinds[node["t"]]] if node.get("t") in kinds else [])
+                self.tree[node_id] = {"tag": str(node.get("t") or ""), "text": " ".join(t for t in texts if t),
+                                      "props": props, "class": classes, "children": add(node.get("k"), node_id)}
+                ids.append(node_id)
+            return ids
+
+        try:
+            nodes = json.loads(model)
+        except ValueError:
+            nodes = []
+        children = add(nodes, key)
+        props = {name: value for name, value in (element.get("props") or {}).items() if name != "model"}
+        self.tree[key] = {**element, "props": props, "children": [*children, *(element.get("children") or [])]}
 
     def own_texts(self, element: Mapping[str, Any]) -> list[str]:
         texts = [str(element.get("text") or "")]

@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable
+from typing import Any
 
-from nicegui import ui
+from nicegui import background_tasks, ui
 from nicegui.testing import User
 
 from webgame import rooms, store
+from webgame.pages.screen import Screen
 from webgame.rooms import Room
 
 
@@ -26,8 +28,60 @@ def page_dump(user: User) -> str:
 
 
 def texts(user: User) -> list[str]:
+    """Every text the page shows: element texts and the texts of its game screen parts."""
     assert user.client is not None
-    return [el.text for el in list(user.client.elements.values()) if isinstance(getattr(el, "text", None), str)]
+    found = []
+    for element in list(user.client.elements.values()):
+        if isinstance(element, Screen):
+            found.extend(element.texts)
+        elif isinstance(getattr(element, "text", None), str):
+            found.append(element.text)
+    return found
+
+
+def screen_with(user: User, marker: str, enabled_only: bool = True) -> Screen | None:
+    """The live game screen part of this page that holds a node ``marker`` (enabled, unless told otherwise)."""
+    assert user.client is not None
+    for element in list(user.client.elements.values()):
+        if isinstance(element, Screen) and not element.is_deleted and marker in element.node_ids \
+                and (element.node_ids[marker] or not enabled_only):
+            return element
+    return None
+
+
+def tap(user: User, marker: str, value: Any = None) -> None:
+    """A tap on a node of the game screen, as the browser sends it (handled in the background, like a click)."""
+    screen = screen_with(user, marker)
+    if screen is None:
+        raise AssertionError(f"nothing to tap: {marker}")
+    assert user.client is not None
+    with user.client:
+        background_tasks.create(screen.tap(marker, value), name=f"tap {marker}")
+
+
+def node(user: User, marker: str) -> dict[str, Any] | None:
+    """The node ``marker`` of the page's game screen, as the browser receives it (its model), or None."""
+    screen = screen_with(user, marker, enabled_only=False)
+    if screen is None:
+        return None
+
+    def walk(nodes: list[dict[str, Any]]) -> dict[str, Any] | None:
+        for item in nodes:
+            if item.get("id") == marker:
+                return item
+            found = walk(item.get("k", []))
+            if found is not None:
+                return found
+        return None
+
+    return walk(json.loads(screen.props["model"]))
+
+
+def has(user: User, marker: str) -> bool:
+    """The page shows an element or a screen node with this marker."""
+    assert user.client is not None
+    return any(marker in element._markers and not element.is_deleted  # noqa: SLF001
+               for element in list(user.client.elements.values()))
 
 
 async def settle(*users: User) -> None:
@@ -89,10 +143,15 @@ async def click_when_enabled(user: User, marker: str) -> None:
 
     def ready() -> bool:
         assert user.client is not None
-        return any(
+        return screen_with(user, marker) is not None or any(
             marker in element._markers and not element.is_deleted and getattr(element, "enabled", True)
+            and not isinstance(element, Screen)
             for element in list(user.client.elements.values())
         )
 
     await wait_for(ready)
+    screen = screen_with(user, marker)
+    if screen is not None:
+        await screen.tap(marker)
+        return
     user.find(marker=marker).click()

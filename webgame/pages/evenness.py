@@ -28,6 +28,7 @@ from nicegui import Client, ui
 from nicegui.dependencies import JsComponent
 from nicegui.outbox import Deleted
 
+from webgame.pages.screen import Screen
 from webgame.rooms import Room, Stage
 
 if TYPE_CHECKING:
@@ -53,6 +54,7 @@ def attach(page: RoomPage) -> None:
         ui.input()
         ui.select([])
         ui.expansion()
+        Screen(lambda _draft: None)
     # The first HTML imports the script of every element it holds, but NiceGUI's outbox does not know it and
     # would announce each again with the first update that carries one: on one phone and not another.
     page.client.outbox._loaded_components.update(  # noqa: SLF001

@@ -19,6 +19,7 @@ from engine.view import chat_channels, view
 from webgame.i18n import Translator
 from webgame.pages import components, day, evenness, night, outcome, wording
 from webgame.pages.components import testid
+from webgame.pages.screen import Draft, ScreenSection
 from webgame.pages.section import Section
 from webgame.rooms import ChatLine
 
@@ -72,11 +73,11 @@ class GameView:
         self.viewer = Viewer("spectator")
         self.keys: dict[str, Any] | None = None  # what each section was last built from (see ``update``)
         # The sections of the screen, each rebuilt on its own (``update``; a pick rebuilds the panel).
-        self.title, self.clock_bar, self.role_card = Section(self._title), Section(self._clock_bar), \
-            Section(self._role_card)
-        self.panel, self.status, self.news = Section(self._panel), Section(self._status), Section(self._news)
-        self.players, self.chat = Section(self._players), Section(self._chat)
-        self.dots: dict[int, ui.element] = {}  # seat -> its presence dot in the players list
+        # Every part but the chat is a ``Screen``: one element whose model the browser draws (webgame.pages.screen).
+        self.title, self.clock_bar = ScreenSection(self._title), ScreenSection(self._clock_bar)
+        self.role_card, self.panel = ScreenSection(self._role_card), ScreenSection(self._panel)
+        self.status, self.news = ScreenSection(self._status), ScreenSection(self._news)
+        self.players, self.chat = ScreenSection(self._players), Section(self._chat)
         self.game_id: int | None = None
 
     # ------------------------------------------------------------ helpers for the phase modules
@@ -115,15 +116,13 @@ class GameView:
         finally:
             page.busy = False
 
-    def target_grid(self, seats: list[int], enabled: list[int], selected: int | None,
+    def target_grid(self, d: Draft, seats: list[int], enabled: list[int], selected: int | None,
                     on_pick: Callable[[int], Any], mark: str = "target") -> None:
         """Living players as big buttons; the same grid for every role, only the enabled ones differ."""
-        with ui.element("div").classes("mafia-grid"):
+        with d.div("mafia-grid"):
             for seat in seats:
-                button = ui.button(self.name_of(seat), on_click=lambda _e, s=seat: on_pick(s))
-                button.classes("mafia-target").props("no-caps" + (" color=primary" if seat == selected else
-                                                                  " outline"))
-                testid(button, f"{mark}-{seat}").set_enabled(seat in enabled)
+                d.button(self.name_of(seat), lambda s=seat: on_pick(s), f"{mark}-{seat}", cls="mafia-target",
+                         outline=seat != selected, enabled=seat in enabled, no_caps=True)
 
     # ------------------------------------------------------------ rendering
 
@@ -154,7 +153,8 @@ class GameView:
             ui.label(_("You are the moderator: you see every role.")).classes("mafia-muted")
         if self.me is not None:
             self.role_card()
-        self.panel()
+        with self.panel():  # the counts of the step are their own part, drawn where the panel has its slot:
+            self.status()   # another player's tap redraws only them
         self.news()
         self.players()
         self.chat()
@@ -174,8 +174,8 @@ class GameView:
             "panel": {key: value for key, value in p.items() if key not in ("events", "chat", *STATUS_KEYS)},
             "status": (p["phase"], len(p.get("alive", [])), *(p.get(key) for key in STATUS_KEYS)),
             "news": (p["phase"], p["day"], p.get("events")),  # the sentences are made only when these change
-            "players": (p.get("alive"), p.get("roles"), p.get("fouls"), p.get("speaker"), p["phase"]),
-            "presence": tuple(room.is_connected(seat.token_hash) for seat in room.seating),
+            "players": (p.get("alive"), p.get("roles"), p.get("fouls"), p.get("speaker"), p["phase"],
+                        tuple(room.is_connected(seat.token_hash) for seat in room.seating)),
             "chat": p.get("chat"),
         }
 
@@ -196,13 +196,6 @@ class GameView:
         if not changed:
             return True
         page.in_game(p["phase"])
-        if "presence" in changed:  # the dots are switched in place: a reconnect storm rebuilds no lists
-            changed.remove("presence")
-            if "players" not in changed:
-                for seat, connected in enumerate(keys["presence"], 1):
-                    dot = self.dots.get(seat)
-                    if dot is not None and not dot.is_deleted:
-                        components.set_presence(dot, connected)
         for name in changed:
             getattr(self, name).refresh()
         page.tick()
@@ -210,29 +203,27 @@ class GameView:
             page.buzz(int(p["step"]))
         return True
 
-    def _title(self) -> None:
-        testid(ui.label(wording.phase_title(self.page.t, self.p["phase"], int(self.p["day"]))).classes("mafia-big"),
-               "phase")
+    def _title(self, d: Draft) -> None:
+        d.label(wording.phase_title(self.page.t, self.p["phase"], int(self.p["day"])), "mafia-big", "phase")
 
-    def _clock_bar(self) -> None:
+    def _clock_bar(self, d: Draft) -> None:
         page, room = self.page, self.page.room
         if not room.is_host(page.token_hash) or room.stage.value != "playing":
             return
         _ = page.t
         token_hash, step = page.token_hash, int(self.p.get("step", -1))
-        with ui.row().classes("w-full justify-center gap-2"):
+        with d.row("w-full justify-center gap-2"):
             if room.paused:
-                testid(ui.button(_("Resume"), icon="play_arrow",
-                                 on_click=lambda: components.guarded(_, lambda: room.resume(token_hash))), "resume")
+                d.button(_("Resume"), lambda: components.guarded(_, lambda: room.resume(token_hash)), "resume",
+                         icon="play_arrow")
             else:
-                testid(ui.button(_("Pause"), icon="pause",
-                                 on_click=lambda: components.guarded(_, lambda: room.pause(token_hash))), "pause")
-            testid(ui.button(_("+30 s"), on_click=lambda: components.guarded(_, lambda: room.extend(token_hash))),
-                   "extend")
-            testid(ui.button(_("End now"), icon="skip_next",
-                             on_click=lambda: components.guarded(_, lambda: room.skip(token_hash, step))), "skip")
+                d.button(_("Pause"), lambda: components.guarded(_, lambda: room.pause(token_hash)), "pause",
+                         icon="pause")
+            d.button(_("+30 s"), lambda: components.guarded(_, lambda: room.extend(token_hash)), "extend")
+            d.button(_("End now"), lambda: components.guarded(_, lambda: room.skip(token_hash, step)), "skip",
+                     icon="skip_next")
 
-    def _role_card(self) -> None:
+    def _role_card(self, d: Draft) -> None:
         me = self.me
         if me is None:
             return
@@ -243,48 +234,46 @@ class GameView:
             self.role_card.refresh()
             evenness.pad_alone(self.page, evenness.ROLE_CARD_BYTES)  # its size does not tell the role
 
-        with ui.card().classes("mafia-card"):
+        with d.card("mafia-card"):
             if not self.page.role_shown:
-                testid(ui.button(_("Tap to see your role"), icon="visibility", on_click=toggle).classes(
-                    "w-full mafia-target"), "show-role")
+                d.button(_("Tap to see your role"), toggle, "show-role", cls="w-full mafia-target", icon="visibility")
                 return
             role = str(me["role"])
-            testid(ui.label(wording.role_name(_, rules, role)).classes("mafia-big"), "my-role")
+            d.label(wording.role_name(_, rules, role), "mafia-big", "my-role")
             team = self.p.get("teams", {}).get(str(me["seat"]))
             if team:
-                ui.label(_("Team: {team}").format(team=wording.team_name(_, team)))
-            ui.label(wording.role_description(_, rules, role))
+                d.label(_("Team: {team}").format(team=wording.team_name(_, team)))
+            d.label(wording.role_description(_, rules, role))
             others = {int(seat): str(r) for seat, r in self.p.get("roles", {}).items() if int(seat) != me["seat"]}
             if others:
-                ui.label(_("You know:")).classes("font-bold")
+                d.label(_("You know:"), "font-bold")
                 for seat, other in sorted(others.items()):
-                    testid(ui.label(_("{name}: {role}").format(name=self.name_of(seat),
-                                                               role=wording.role_name(_, rules, other))), "known")
-            testid(ui.button(_("Hide my role"), icon="visibility_off", on_click=toggle).classes(
-                "w-full mafia-target"), "hide-role")
+                    d.label(_("{name}: {role}").format(name=self.name_of(seat),
+                                                       role=wording.role_name(_, rules, other)), tid="known")
+            d.button(_("Hide my role"), toggle, "hide-role", cls="w-full mafia-target", icon="visibility_off")
 
-    def _panel(self) -> None:
+    def _panel(self, d: Draft) -> None:
         phase = self.p["phase"]
         if phase == "ended":
-            outcome.render(self)
+            outcome.render(self, d)
         elif phase == "night":
-            night.render(self)
+            night.render(self, d)
         else:
-            day.render(self)
+            day.render(self, d)
         if self.viewer.kind == "moderator" and self.action("foul"):
-            day.moderator_panel(self)
+            day.moderator_panel(self, d)
 
-    def _status(self) -> None:
-        """The counts of the current step (who is still choosing, ready, the tally): their own section."""
+    def _status(self, d: Draft) -> None:
+        """The counts of the current step (who is still choosing, ready, the tally): their own part."""
         phase = self.p["phase"]
         if phase == "night":
-            night.waiting(self)
+            night.waiting(self, d)
         elif phase == "vote":
-            day.tally(self)
+            day.tally(self, d)
         elif phase == "discussion":
-            day.ready_count(self)
+            day.ready_count(self, d)
         elif phase == "eliminate_all":
-            day.yes_count(self)
+            day.yes_count(self, d)
 
     def news_text(self) -> tuple[list[str], list[str]]:
         room = self.page.room
@@ -293,40 +282,38 @@ class GameView:
         me = self.me["seat"] if self.me else 0
         return news_lines(self.page.t, room.state, self.viewer, self.name_of, me)
 
-    def _news(self) -> None:
+    def _news(self, d: Draft) -> None:
         """Announcements and private results of the last night and day, then everything before."""
         _ = self.page.t
         recent, older = self.news_text()
         if recent:
-            with ui.card().classes("mafia-card"):
-                ui.label(_("News")).classes("font-bold")
+            with d.card("mafia-card"):
+                d.label(_("News"), "font-bold")
                 for text in recent:
-                    testid(ui.label(text), "news")
+                    d.label(text, tid="news")
         if older:
-            with ui.expansion(_("Earlier")).classes("w-full"):
+            with d.expansion(_("Earlier"), False, "w-full"):
                 for text in older:
-                    ui.label(text)
+                    d.label(text)
 
-    def _players(self) -> None:
+    def _players(self, d: Draft) -> None:
         room, _ = self.page.room, self.page.t
         p = self.p
         alive = set(p.get("alive", []))
         roles = {int(seat): str(role) for seat, role in p.get("roles", {}).items()}
         everything = self.viewer.kind == "moderator" or p["phase"] == "ended"
         fouls = {int(seat): float(value) for seat, value in p.get("fouls", {}).items()}
-        with ui.expansion(_("Players"), value=p["phase"] != "night").classes("w-full"):
+        with d.expansion(_("Players"), p["phase"] != "night", "w-full"):
             for seat in range(1, len(room.seating) + 1):
-                with ui.row().classes("w-full items-center no-wrap gap-2"):
-                    self.dots[seat] = components.presence_dot(room.is_connected(room.seating[seat - 1].token_hash))
-                    label = ui.label(self.name_of(seat)).classes("grow break-all")
-                    if seat not in alive:
-                        label.classes("mafia-dead")
+                with d.row("w-full items-center no-wrap gap-2"):
+                    d.dot(room.is_connected(room.seating[seat - 1].token_hash))
+                    d.label(self.name_of(seat), "grow break-all" + ("" if seat in alive else " mafia-dead"))
                     if seat in roles and (everything or seat not in alive):
-                        ui.label(wording.role_name(_, p["rules"], roles[seat])).classes("mafia-muted")
+                        d.label(wording.role_name(_, p["rules"], roles[seat]), "mafia-muted")
                     if fouls.get(seat):
-                        ui.badge(_("fouls: {count}").format(count=_.number(fouls[seat])), color="warning")
+                        d.badge(_("fouls: {count}").format(count=_.number(fouls[seat])), "warning")
                     if seat == p.get("speaker"):
-                        ui.icon("record_voice_over")
+                        d.icon("record_voice_over")
 
     def _chat(self) -> None:
         page, room, _ = self.page, self.page.room, self.page.t

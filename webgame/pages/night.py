@@ -9,51 +9,49 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from nicegui import ui
-
 from engine.actions import NightAct
 from webgame.pages import evenness, wording
-from webgame.pages.components import testid
 
 if TYPE_CHECKING:
     from webgame.pages.game_view import GameView
+    from webgame.pages.screen import Draft
 
 
-def render(view: GameView) -> None:
+def render(view: GameView, d: Draft) -> None:
     _, p, me = view.page.t, view.p, view.me
-    with ui.card().classes("mafia-card"):
+    with d.card("mafia-card"):
         if me is None:
-            ui.label(_("The town sleeps.")).classes("text-lg")
+            d.label(_("The town sleeps."), "text-lg")
         elif not me["alive"]:
-            ui.label(_("You are dead. You watch the night in silence.")).classes("text-lg")
+            d.label(_("You are dead. You watch the night in silence."), "text-lg")
         else:
             acts = [a for a in p.get("actions", []) if a.get("type") == "night_act" and a.get("act") != "pass"]
             if me["done"] or not acts:
-                _done(view)
+                _done(view, d)
             else:
-                _choose(view, acts)
-        view.status()  # waiting()
+                _choose(view, d, acts)
+        d.slot()  # waiting(): the count of those still choosing
     if p.get("team_night"):
-        _team_night(view)
+        _team_night(view, d)
 
 
-def waiting(view: GameView) -> None:
+def waiting(view: GameView, d: Draft) -> None:
     _, count = view.page.t, int(view.p.get("waiting", 0))
-    ui.label(_.ngettext("{count} player is still choosing.", "{count} players are still choosing.",
-                        count).format(count=_.number(count))).classes("mafia-muted")
+    d.label(_.ngettext("{count} player is still choosing.", "{count} players are still choosing.",
+                       count).format(count=_.number(count)), "mafia-muted")
 
 
-def _done(view: GameView) -> None:
+def _done(view: GameView, d: Draft) -> None:
     _, me = view.page.t, view.me
     assert me is not None
-    testid(ui.label(_("Your choice is made. Waiting for the night to end.")).classes("text-lg"), "night-done")
+    d.label(_("Your choice is made. Waiting for the night to end."), "text-lg", "night-done")
     for choice in me.get("night_choices", []):
         label = wording.ACT_LABELS.get(str(choice.get("act")))
         if label and choice.get("target"):
-            ui.label(_("{act}: {name}").format(act=_(label), name=view.name_of(int(choice["target"]))))
+            d.label(_("{act}: {name}").format(act=_(label), name=view.name_of(int(choice["target"]))))
 
 
-def _choose(view: GameView, acts: list[dict[str, object]]) -> None:
+def _choose(view: GameView, d: Draft, acts: list[dict[str, object]]) -> None:
     _, p, me = view.page.t, view.p, view.me
     assert me is not None
     choice = view.pending()
@@ -68,48 +66,50 @@ def _choose(view: GameView, acts: list[dict[str, object]]) -> None:
         view.panel.refresh()
         evenness.pad_alone(view.page, evenness.answer_bytes(view.page))  # the same answer for every role
 
-    def switch(event: object) -> None:
-        choice.act, choice.target = str(getattr(event, "value", choice.act)), None
+    def switch(value: object) -> None:
+        if isinstance(value, str) and value in names:
+            choice.act, choice.target = value, None
         view.panel.refresh()
         evenness.pad_alone(view.page, evenness.answer_bytes(view.page))
 
+    def note(value: object) -> None:
+        choice.note = bool(value)
+
     if len(names) > 1:
-        testid(ui.toggle({name: _(wording.ACT_LABELS.get(name, name)) for name in names}, value=choice.act,
-                         on_change=switch).classes("w-full"), "night-act")
+        d.toggle({name: _(wording.ACT_LABELS.get(name, name)) for name in names}, choice.act, switch, "night-act",
+                 "w-full")
     prompt = _(wording.ACT_PROMPTS.get(choice.act, wording.ACT_PROMPTS["suspect"]))
-    testid(ui.label(prompt).classes("text-lg"), "night-prompt")
+    d.label(prompt, "text-lg", "night-prompt")
     living = [int(s) for s in p.get("alive", [])]
-    view.target_grid(living, targets, choice.target, pick)
+    view.target_grid(d, living, targets, choice.target, pick)
     if current.get("note"):
-        testid(ui.switch(_("Leave a note with tonight's result"), value=choice.note,
-                         on_change=lambda e: setattr(choice, "note", bool(e.value))), "note")
-    with ui.row().classes("w-full gap-2 mafia-actions"):
+        d.switch(_("Leave a note with tonight's result"), choice.note, note, "note")
+    with d.row("w-full gap-2 mafia-actions"):
         if choice.target is not None and choice.target in targets:
             target, act, may_note = choice.target, choice.act, bool(current.get("note"))
-            ui.label(_("You chose {name}.").format(name=view.name_of(target))).classes("grow self-center")
-            # The note switch changes ``choice.note`` without a re-render: read it when Confirm is tapped.
-            testid(ui.button(_("Confirm"), icon="check", on_click=lambda: view.send(
-                NightAct(int(me["seat"]), act, target, bool(choice.note and may_note)))).classes(
-                "mafia-target"), "confirm")
+            d.label(_("You chose {name}.").format(name=view.name_of(target)), "grow self-center")
+            # The note switch changes ``choice.note`` without a redraw: read it when Confirm is tapped.
+            d.button(_("Confirm"), lambda: view.send(NightAct(int(me["seat"]), act, target,
+                                                              bool(choice.note and may_note))),
+                     "confirm", cls="mafia-target", icon="check")
         else:
-            ui.label(_("Tap a player, then confirm.")).classes("grow self-center mafia-muted")
-        testid(ui.button(_("Skip"), on_click=lambda: view.send(NightAct(int(me["seat"]), "pass"))).props(
-            "outline").classes("mafia-target"), "pass")
+            d.label(_("Tap a player, then confirm."), "grow self-center mafia-muted")
+        d.button(_("Skip"), lambda: view.send(NightAct(int(me["seat"]), "pass")), "pass", cls="mafia-target",
+                 outline=True)
 
 
-def _team_night(view: GameView) -> None:
+def _team_night(view: GameView, d: Draft) -> None:
     _, team = view.page.t, view.p["team_night"]
-    with ui.card().classes("mafia-card"):
-        ui.label(_("The mafia's night")).classes("font-bold")
+    with d.card("mafia-card"):
+        d.label(_("The mafia's night"), "font-bold")
         don = team.get("acting_don")
         if don:
-            ui.label(_("{name} chooses the kill.").format(name=view.name_of(int(don))))
+            d.label(_("{name} chooses the kill.").format(name=view.name_of(int(don))))
         else:
-            ui.label(_("Nobody can choose the kill tonight."))
+            d.label(_("Nobody can choose the kill tonight."))
         for seat, target in sorted(team.get("suggestions", {}).items()):
             if target:
-                ui.label(_("{name} suggests {target}.").format(name=view.name_of(int(seat)),
-                                                               target=view.name_of(int(target))))
+                d.label(_("{name} suggests {target}.").format(name=view.name_of(int(seat)),
+                                                              target=view.name_of(int(target))))
         if team.get("kill"):
-            kill = _("The kill tonight: {name}.").format(name=view.name_of(int(team["kill"])))
-            testid(ui.label(kill), "kill-choice")
+            d.label(_("The kill tonight: {name}.").format(name=view.name_of(int(team["kill"]))), tid="kill-choice")

@@ -6,52 +6,48 @@ from collections.abc import Callable
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
-from nicegui import ui
-
 from webgame.i18n import Translator
 from webgame.pages import components, wording
-from webgame.pages.components import testid
 
 if TYPE_CHECKING:
     from webgame.pages.game_view import GameView
+    from webgame.pages.screen import Draft
 
 
-def render(view: GameView) -> None:
+def render(view: GameView, d: Draft) -> None:
     page, room, _ = view.page, view.page.room, view.page.t
-    show(_, view.p, view.name_of)
+    show(d, _, view.p, view.name_of)
     if room.is_host(page.token_hash):
         token_hash = page.token_hash
-        testid(ui.button(_("Play again with the same players"), icon="replay",
-                         on_click=lambda: components.guarded(_, lambda: room.play_again(token_hash))).classes(
-            "w-full mafia-target"), "play-again")
+        d.button(_("Play again with the same players"),
+                 lambda: components.guarded(_, lambda: room.play_again(token_hash)), "play-again",
+                 cls="w-full mafia-target", icon="replay")
     else:
-        ui.label(_("The host can start a new game with the same players.")).classes("mafia-muted")
+        d.label(_("The host can start a new game with the same players."), "mafia-muted")
 
 
-def show(_: Translator, p: dict[str, Any], name_of: Callable[[int], str]) -> None:
+def show(d: Draft, _: Translator, p: dict[str, Any], name_of: Callable[[int], str]) -> None:
     rules = p["rules"]
     winner = str(p.get("winner") or "draw")
-    with ui.card().classes("mafia-card items-center"):
-        testid(ui.label(_(wording.WINNERS.get(winner, wording.WINNERS["draw"]))).classes("mafia-big"), "winner")
+    with d.card("mafia-card items-center"):
+        d.label(_(wording.WINNERS.get(winner, wording.WINNERS["draw"])), "mafia-big", "winner")
     alive = set(p.get("alive", []))
     roles = {int(seat): str(role) for seat, role in p.get("roles", {}).items()}
-    with ui.card().classes("mafia-card"):
-        ui.label(_("Roles")).classes("font-bold")
+    with d.card("mafia-card"):
+        d.label(_("Roles"), "font-bold")
         for seat in sorted(roles):
-            with ui.row().classes("w-full no-wrap gap-2"):
-                label = ui.label(name_of(seat)).classes("grow break-all")
-                if seat not in alive:
-                    label.classes("mafia-dead")
-                ui.label(wording.role_name(_, rules, roles[seat])).classes("font-bold")
+            with d.row("w-full no-wrap gap-2"):
+                d.label(name_of(seat), "grow break-all" + ("" if seat in alive else " mafia-dead"))
+                d.label(wording.role_name(_, rules, roles[seat]), "font-bold")
     timeline = p.get("timeline") or []
     if not timeline:
         return
-    with ui.card().classes("mafia-card"):
-        ui.label(_("What happened")).classes("font-bold")
+    with d.card("mafia-card"):
+        d.label(_("What happened"), "font-bold")
         for (day, phase), items in groupby(timeline, key=lambda item: (int(item["day"]), item["phase"] == "night")):
             title = _("Night {day}") if phase else _("Day {day}")
-            ui.label(title.format(day=_.number(day))).classes("font-bold mt-2")
+            d.label(title.format(day=_.number(day)), "font-bold mt-2")
             for item in items:
                 text = wording.timeline_text(_, rules, item, name_of)
                 if text:
-                    testid(ui.label(text).classes("text-sm"), "timeline")
+                    d.label(text, "text-sm", "timeline")

@@ -16,6 +16,7 @@ from webgame.identity import BrowserIdentity
 from webgame.pages import components, outcome, wording
 from webgame.pages.components import testid
 from webgame.pages.game_view import news_lines
+from webgame.pages.screen import Screen
 from webgame.rooms import ChatLine, Room, Stage
 
 
@@ -63,7 +64,7 @@ class ScreenPage:
             return
         p = view(room.state, SPECTATOR, room.public())
         if room.stage is Stage.FINISHED:
-            outcome.show(_, p, self.name_of)
+            Screen(lambda d: outcome.show(d, _, p, self.name_of))
             with ui.row().classes("w-full justify-center"):
                 components.room_qr(self.url)
             return

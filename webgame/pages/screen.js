@@ -1,0 +1,100 @@
+// One part of a phone's game screen (webgame/pages/screen.py): `model` is a JSON list of nodes that this
+// component draws with Quasar's components and the classes NiceGUI itself uses, so the screen looks as it
+// did when every node was its own element. A tap is sent back as {id, value}.
+import { h, resolveComponent } from "vue";
+
+export default {
+  props: { model: { type: String, default: "[]" } },
+  emits: ["tap"],
+  data() {
+    return { switches: {} };
+  },
+  computed: {
+    nodes() {
+      try {
+        const nodes = JSON.parse(this.model);
+        return Array.isArray(nodes) ? nodes : [];
+      } catch (error) {
+        return [];
+      }
+    },
+  },
+  watch: {
+    model() {
+      this.switches = {};
+    },
+  },
+  methods: {
+    tap(id, value) {
+      this.$emit("tap", { id: id, value: value === undefined ? null : value });
+    },
+    kids(node, q) {
+      return (node.k || []).map((child, index) => this.draw(child, index, q));
+    },
+    draw(node, key, q) {
+      const cls = node.c || "";
+      const id = node.id;
+      switch (node.t) {
+        case "label":
+          return h("div", { key, class: cls, "data-testid": id }, node.x);
+        case "div":
+          return h("div", { key, class: cls, "data-testid": id }, this.kids(node, q));
+        case "row":
+          return h("div", { key, class: "nicegui-row row " + cls }, this.kids(node, q));
+        case "col":
+          return h("div", { key, class: "nicegui-column " + cls, "data-testid": id }, this.kids(node, q));
+        case "card":
+          return h(q.card, { key, class: "nicegui-card " + cls }, () => this.kids(node, q));
+        case "exp":
+          return h(
+            q.expansion,
+            { key: key + (node.o ? "-open" : "-closed"), class: "nicegui-expansion " + cls, label: node.x,
+              defaultOpened: !!node.o },
+            () => h("div", { class: "nicegui-expansion-content" }, this.kids(node, q)),
+          );
+        case "button":
+          return h(q.btn, {
+            key, class: cls, label: node.x, icon: node.i, color: "primary", outline: !!node.o, noCaps: !!node.n,
+            disable: !!node.d, "data-testid": id, "aria-label": node.a,
+            onClick: () => this.tap(id),
+          });
+        case "badge":
+          return h(q.badge, { key, color: node.col, label: node.x });
+        case "icon":
+          return h(q.icon, { key, name: node.i });
+        case "dot":
+          return h("span", { key, class: "mafia-dot " + (node.on ? "mafia-dot-on" : "mafia-dot-off") });
+        case "toggle":
+          return h(q.toggle, {
+            key, class: cls, "data-testid": id, modelValue: node.v, color: "primary",
+            options: (node.opts || []).map(([value, label]) => ({ value, label })),
+            "onUpdate:modelValue": (value) => this.tap(id, value),
+          });
+        case "switch": {
+          const on = id in this.switches ? this.switches[id] : !!node.v;
+          return h(q.switch, {
+            key, label: node.x, modelValue: on, "data-testid": id,
+            "onUpdate:modelValue": (value) => {
+              this.switches[id] = value;
+              this.tap(id, value);
+            },
+          });
+        }
+        default:
+          return null;
+      }
+    },
+  },
+  render() {
+    const q = {
+      btn: resolveComponent("q-btn"),
+      card: resolveComponent("q-card"),
+      expansion: resolveComponent("q-expansion-item"),
+      badge: resolveComponent("q-badge"),
+      icon: resolveComponent("q-icon"),
+      toggle: resolveComponent("q-btn-toggle"),
+      switch: resolveComponent("q-toggle"),
+    };
+    return h("div", { class: "mafia-screen" }, this.nodes.map((node, index) => this.draw(node, index, q)));
+  },
+};

@@ -1,0 +1,216 @@
+"""``Screen``: one part of a phone's game screen, sent as data and drawn in the browser by ``screen.js``.
+
+A part of the screen (the phase title, the role card, the night grid, the tally, the players) used to be a
+tree of NiceGUI elements, dozens per phone, rebuilt on the server whenever its projection changed: every
+tap of a room cost each of its phones the creation and deletion of those elements, their serialization,
+and cyclic garbage that only a full collection frees (docs/PERFORMANCE.md). Now a part is one element whose
+single prop, ``model``, is a JSON string describing its nodes (labels, buttons, cards, ...); the browser's
+component draws them with the same Quasar components and classes, and sends a tap back as ``{id, value}``.
+Redrawing a part is building a few dicts and one string, and nothing is sent when the string is unchanged.
+
+A part is built only from its page's own projection, like before: ``Draft`` is a small builder whose calls
+mirror the ``ui`` calls they replace. A button's ``tid`` is both its ``data-testid`` in the browser and
+the key of its handler, so a tap on a screen that was redrawn meanwhile still means what its button said
+(and the engine validates it anyway); a tap with an unknown id does nothing.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from nicegui import ui
+from nicegui.events import GenericEventArguments
+from nicegui.json import dumps
+
+Node = dict[str, Any]
+Handler = Callable[..., Any]
+
+
+class Draft:
+    """The nodes of one screen part, and the handlers of its buttons, built like a NiceGUI tree."""
+
+    def __init__(self) -> None:
+        self.nodes: list[Node] = []
+        self._stack: list[list[Node]] = [self.nodes]
+        self.handlers: dict[str, Handler] = {}
+        self.texts: list[str] = []  # what the part displays (for NiceGUI's simulated user, ``should_see``)
+        self.ids: dict[str, bool] = {}  # the tid of every node -> enabled
+
+    # ------------------------------------------------------------ leaves
+
+    def _add(self, node: Node, tid: str | None = None, enabled: bool = True) -> Node:
+        if tid is not None:
+            node["id"] = tid
+            self.ids[tid] = enabled
+        text = node.get("x")
+        if isinstance(text, str) and text:
+            self.texts.append(text)
+        self._stack[-1].append(node)
+        return node
+
+    def label(self, text: str, cls: str = "", tid: str | None = None) -> None:
+        node: Node = {"t": "label", "x": text}
+        if cls:
+            node["c"] = cls
+        self._add(node, tid)
+
+    def button(self, text: str, on: Handler, tid: str, cls: str = "", icon: str | None = None,
+               outline: bool = False, enabled: bool = True, no_caps: bool = False,
+               aria_label: str | None = None) -> None:
+        """A q-btn (primary colour, filled unless ``outline``) that calls ``on()`` when tapped."""
+        node: Node = {"t": "button", "x": text}
+        if cls:
+            node["c"] = cls
+        if icon:
+            node["i"] = icon
+        if outline:
+            node["o"] = 1
+        if not enabled:
+            node["d"] = 1
+        if no_caps:
+            node["n"] = 1
+        if aria_label:
+            node["a"] = aria_label
+        self._add(node, tid, enabled)
+        if enabled:
+            self.handlers[tid] = on
+
+    def badge(self, text: str, color: str) -> None:
+        self._add({"t": "badge", "x": text, "col": color})
+
+    def icon(self, name: str) -> None:
+        self._add({"t": "icon", "i": name})
+
+    def slot(self) -> None:
+        """Where the element's NiceGUI children go (the step's counts, drawn by their own ``Screen``)."""
+        self._add({"t": "slot"})
+
+    def dot(self, connected: bool) -> None:
+        """A presence dot: green when the player's phone is connected."""
+        self._add({"t": "dot", "on": 1 if connected else 0})
+
+    def toggle(self, options: dict[str, str], value: str, on: Callable[[str], Any], tid: str, cls: str = "") -> None:
+        """Exclusive choice among a few options (q-btn-toggle); ``on(value)`` when another one is tapped."""
+        self._add({"t": "toggle", "opts": [[key, text] for key, text in options.items()], "v": value, "c": cls}, tid)
+        self.texts.extend(options.values())
+        self.handlers[tid] = on
+
+    def switch(self, text: str, value: bool, on: Callable[[bool], Any], tid: str) -> None:
+        """An on/off switch (q-toggle); the browser keeps its position, ``on(value)`` on every change."""
+        self._add({"t": "switch", "x": text, "v": bool(value)}, tid)
+        self.handlers[tid] = on
+
+    # ------------------------------------------------------------ containers
+
+    @contextmanager
+    def _box(self, node: Node, tid: str | None = None) -> Iterator[None]:
+        node["k"] = []
+        self._add(node, tid)
+        self._stack.append(node["k"])
+        try:
+            yield
+        finally:
+            self._stack.pop()
+
+    def div(self, cls: str = "", tid: str | None = None) -> Any:
+        return self._box({"t": "div", "c": cls}, tid)
+
+    def row(self, cls: str = "") -> Any:
+        return self._box({"t": "row", "c": cls})
+
+    def column(self, cls: str = "", tid: str | None = None) -> Any:
+        return self._box({"t": "col", "c": cls}, tid)
+
+    def card(self, cls: str = "") -> Any:
+        return self._box({"t": "card", "c": cls})
+
+    def expansion(self, title: str, opened: bool, cls: str = "") -> Any:
+        """A part that folds; it starts ``opened`` (again whenever that changes), then the player decides."""
+        self.texts.append(title)
+        return self._box({"t": "exp", "x": title, "o": 1 if opened else 0, "c": cls})
+
+    # ------------------------------------------------------------ the result
+
+    def model(self) -> str:
+        return dumps(self.nodes)
+
+
+class Screen(ui.element, component="screen.js"):
+    """One screen part of one page: ``build(draft)`` fills it from the page's projection; ``refresh()``
+    builds it again and sends the new model only if it differs."""
+
+    def __init__(self, build: Callable[[Draft], None]) -> None:
+        super().__init__()
+        self.build = build
+        self.handlers: dict[str, Handler] = {}
+        self.node_ids: dict[str, bool] = {}
+        self.texts: list[str] = []
+        self._props["model"] = "[]"
+        self.on("tap", self._tapped)
+        self.draw()
+
+    def draw(self) -> bool:
+        """Build the part; True if its model changed (and an update is on its way to the browser)."""
+        draft = Draft()
+        self.build(draft)
+        model = draft.model()
+        self.handlers, self.node_ids, self.texts = draft.handlers, draft.ids, draft.texts
+        self._markers = list(draft.ids)
+        if model == self._props["model"]:
+            return False
+        self._props["model"] = model
+        return True
+
+    def refresh(self) -> None:
+        if self.is_deleted:
+            return
+        if self.draw():
+            self.update()
+
+    async def tap(self, tid: str, value: Any = None) -> None:
+        """What a tap on the node ``tid`` does (nothing for an unknown or disabled one)."""
+        handler = self.handlers.get(tid)
+        if handler is None:
+            return
+        result = handler(value) if _takes_value(handler) else handler()
+        if inspect.isawaitable(result):
+            await result
+
+    async def _tapped(self, event: GenericEventArguments) -> None:
+        args = event.args
+        if isinstance(args, list) and args:
+            args = args[0]
+        if not isinstance(args, dict) or not isinstance(args.get("id"), str):
+            return
+        await self.tap(args["id"], args.get("value"))
+
+    def _displayed_contents(self, *, only_visible: bool) -> list[Any]:
+        return list(self.texts)
+
+
+def _takes_value(handler: Handler) -> bool:
+    try:
+        parameters = inspect.signature(handler).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL) and p.default is p.empty
+               for p in parameters)
+
+
+class ScreenSection:
+    """A ``Screen`` placed once in a page and redrawn in place: the part of ``Section`` for game screens."""
+
+    def __init__(self, build: Callable[[Draft], None]) -> None:
+        self.build = build
+        self.screen: Screen | None = None
+
+    def __call__(self) -> Screen:
+        self.screen = Screen(self.build)
+        return self.screen
+
+    def refresh(self) -> None:
+        if self.screen is not None:
+            self.screen.refresh()
