@@ -1,0 +1,69 @@
+"""``Screen``: a game screen part sent as one JSON model; taps come back by node id."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from nicegui import ui
+from nicegui.testing import User
+
+from webgame.pages.screen import Draft, Screen
+
+
+def test_a_draft_is_the_nodes_the_browser_draws() -> None:
+    draft = Draft()
+    with draft.card("mafia-card"):
+        draft.label("Night 1", "mafia-big", "phase")
+        draft.button("1. Ann", lambda: None, "target-1", outline=True)
+        draft.button("2. Bob", lambda: None, "target-2", enabled=False)
+    nodes = json.loads(draft.model())
+    assert nodes == [{"t": "card", "c": "mafia-card", "k": [
+        {"t": "label", "x": "Night 1", "c": "mafia-big", "id": "phase"},
+        {"t": "button", "x": "1. Ann", "o": 1, "id": "target-1"},
+        {"t": "button", "x": "2. Bob", "d": 1, "id": "target-2"},
+    ]}]
+    assert draft.ids == {"phase": True, "target-1": True, "target-2": False}
+    assert set(draft.handlers) == {"target-1"}  # a disabled button has nothing to call
+    assert draft.texts == ["Night 1", "1. Ann", "2. Bob"]
+
+
+async def test_taps_reach_only_live_enabled_buttons(user: User) -> None:
+    taps: list[Any] = []
+    screens: list[Screen] = []
+
+    def build(draft: Draft) -> None:
+        draft.button("Confirm", lambda: taps.append("confirm"), "confirm")
+        draft.button("Skip", lambda: taps.append("skip"), "pass", enabled=False)
+        draft.toggle({"heal": "Heal", "check": "Check"}, "heal", lambda value: taps.append(value), "night-act")
+
+    @ui.page("/screen-test")
+    def page() -> None:
+        screens.append(Screen(build))
+
+    await user.open("/screen-test")
+    screen = screens[0]
+    await screen.tap("confirm")
+    await screen.tap("pass")  # disabled: nothing happens
+    await screen.tap("no-such-button")  # a stale or forged id: nothing happens
+    await screen.tap("night-act", "check")
+    assert taps == ["confirm", "check"]
+    await user.should_see("Confirm")  # the simulated user reads the texts of the model
+
+
+async def test_a_redraw_sends_only_a_changed_model(user: User) -> None:
+    count = {"n": 0}
+    screens: list[Screen] = []
+    build: Callable[[Draft], None] = lambda draft: draft.label(f"{count['n']} players are still choosing.")  # noqa: E731
+
+    @ui.page("/screen-redraw")
+    def page() -> None:
+        screens.append(Screen(build))
+
+    await user.open("/screen-redraw")
+    screen = screens[0]
+    assert screen.draw() is False  # nothing changed: no update goes out
+    count["n"] = 3
+    assert screen.draw() is True
+    assert "3 players are still choosing." in screen.props["model"]
