@@ -80,6 +80,8 @@ export default {
             },
           });
         }
+        case "slot":
+          return this.$slots.default ? h("div", { key, class: "mafia-screen" }, this.$slots.default()) : null;
         default:
           return null;
       }
