@@ -17,7 +17,7 @@ import dataclasses
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from bench.phone import Phone
 from engine import actions as engine_actions
@@ -178,9 +178,22 @@ class GameRoom(Room):
         await self.start()
 
     async def start(self) -> None:
-        await self._until(self.host, lambda p: p.button("Start the game") is not None, "start enabled",
+        host = self.host
+        deadline = time.perf_counter() + SETUP_TIMEOUT
+        # The lobby first: after a game, the ended game's screen may still show the role button.
+        await self._until(host, lambda p: p.button("Start the game") is not None, "start enabled",
                           timeout=SETUP_TIMEOUT)
-        await self.host.click(_need(self.host.button("Start the game"), "start"))
+        tapped: str | None = None
+        while host.button(ROLE_BUTTON) is None:
+            if time.perf_counter() > deadline:
+                raise TimeoutError(f"{host.label}: game page")
+            key = host.button("Start the game")
+            if key is not None and key != tapped:
+                # A join redraws the host's lobby: a tap on the button the server has just replaced (its update
+                # still on the way) is lost, so the new button is tapped again, as a person would.
+                await host.click(key)
+                tapped = key
+            await host.wait(0.5)
         for phone in self.phones:
             await self._until(phone, lambda p: p.button(ROLE_BUTTON) is not None, "game page", timeout=SETUP_TIMEOUT)
         await self.sync()
@@ -227,12 +240,12 @@ class GameRoom(Room):
         step = state.step
         done_any = False
         for action in phone_actions(state, self.policy):
-            if stop.is_set() or state.step != step or state.phase is Phase.ENDED:
+            if stop.is_set() or state.step != step or _ended(state):  # ``act`` applies the action to ``state``
                 return
             if await self.act(action):
                 done_any = True
                 await self.pause()
-        if not stop.is_set() and state.step == step and state.phase is not Phase.ENDED and not done_any:
+        if not stop.is_set() and state.step == step and not _ended(state) and not done_any:
             await self.act(Deadline(step))
             await self.pause()
 
@@ -266,12 +279,40 @@ class GameRoom(Room):
 
     async def pick(self, phone: Phone, key: str) -> None:
         """A selection tap that only re-renders the tapper's own panel."""
+        node = phone.node(key)
+        if node is not None and not node.get("o"):
+            return  # already the selected target (filled, not outlined): the same model, nothing would be sent
         start = time.perf_counter()
         await phone.click(key)
         moment = await phone.first_update_after(start, EFFECT_TIMEOUT)
         if moment is None:
             raise TimeoutError(f"{phone.label}: no re-render after a pick")
         self.stats.own_ms.append((moment - start) * 1000)
+
+    async def choose_act(self, phone: Phone, act: str) -> None:
+        """The night's act toggle (shown when a seat has more than one act): tap the act's option if another
+        one is chosen, and wait for the panel to be redrawn."""
+        label = ACT_LABELS.get(act, act)
+        toggle = phone.node_key("night-act")
+        if toggle is not None:  # a node of the panel's screen part
+            node = phone.node(toggle) or {}
+            wanted = next((value for value, text in node.get("opts") or () if text == label), act)
+            if node.get("v") == wanted:
+                return
+            start = time.perf_counter()
+            await phone.tap(toggle, wanted)
+        else:  # a q-btn-toggle element
+            toggle = phone.find("q-btn-toggle", prop="options")
+            if toggle is None:
+                return
+            props = phone.elements[toggle]["props"]
+            wanted = next((o["value"] for o in props["options"] if o["label"] == label), act)
+            if props.get("model-value") == wanted:
+                return
+            start = time.perf_counter()
+            await phone.type_into(toggle, wanted)
+        if await phone.first_update_after(start, EFFECT_TIMEOUT) is None:
+            raise TimeoutError(f"{phone.label}: no re-render after the act toggle")
 
     def target(self, phone: Phone, seat: int | None) -> str:
         assert self.state is not None
@@ -285,15 +326,7 @@ class GameRoom(Room):
         if isinstance(action, NightAct):
             if action.act == "pass":
                 return _need(phone.button("Skip"), "Skip")
-            toggle = phone.find("q-btn-toggle", prop="options")
-            if toggle is not None:
-                options = phone.elements[toggle]["props"]["options"]
-                wanted = next(o["value"] for o in options if o["label"] == ACT_LABELS[action.act])
-                if phone.elements[toggle]["props"].get("model-value") != wanted:
-                    start = time.perf_counter()
-                    await phone.type_into(toggle, wanted)
-                    if await phone.first_update_after(start, EFFECT_TIMEOUT) is None:
-                        raise TimeoutError(f"{phone.label}: no re-render after the act toggle")
+            await self.choose_act(phone, action.act)
             await self.pick(phone, self.target(phone, action.target))
             return _need(phone.button("Confirm"), "Confirm")
         if isinstance(action, Vote):
@@ -361,7 +394,15 @@ class FloorRoom(Room):
         return phone.button("Tap") is not None
 
 
-def _need(value: Any, what: str) -> Any:
+def _ended(state: GameState) -> bool:
+    """The game is over (a function: mypy would take ``state.phase`` as narrowed by an earlier test)."""
+    return state.phase is Phase.ENDED
+
+
+T = TypeVar("T")
+
+
+def _need(value: T | None, what: str) -> T:
     if value is None:
         raise LookupError(f"not on the page: {what}")
     return value

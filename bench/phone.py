@@ -14,8 +14,14 @@ what this class does the same way:
   (navigation), ``run_javascript``; each carries ``_id``, the phone acks the next id every 3 s.
 - Phone to server, on a tap: ``event`` {id, client_id, listener_id, args} with the element's listener for
   ``click`` (args []) or ``update:value`` / ``update:modelValue`` (args [json value]).
+- The parts of the game screen are not trees of elements but one element each (``webgame/pages/screen.py``,
+  drawn by ``screen.js``): its prop ``model`` is a JSON string of nodes (``{"t": "button", "x": label,
+  "id": tid, "d": 1 when disabled}``, labels, containers with children ``k``, the ``toggle`` with ``opts``
+  and ``v``, ...). A tap on a node is the element's ``tap`` listener with args [json {id, value}].
 
-A phone keeps a mirror of its element tree, so the bench taps buttons by their label, like a person.
+A phone keeps a mirror of its element tree, so the bench taps buttons by their label, like a person. A
+button of a screen part is keyed ``ELEMENT#TID``; a part's model is parsed only when a look-up needs it,
+and again only when its string changed.
 """
 
 from __future__ import annotations
@@ -27,11 +33,13 @@ import re
 import time
 import uuid
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
 import aiohttp
 
+_loads: Callable[[str], Any]
 try:
     import orjson
 
@@ -44,6 +52,7 @@ _CLIENT_ID = re.compile(r"'client_id': '([0-9a-f-]+)'")
 _NEXT_ID = re.compile(r"'next_message_id': (\d+)")
 _UNESCAPE = (("&#36;", "$"), ("&#96;", "`"), ("&gt;", ">"), ("&lt;", "<"), ("&amp;", "&"))
 WS_PATH = "/_nicegui_ws/socket.io/"
+SCREEN_KEY = "#"  # ELEMENT#TID: a node of a screen part
 ACK = True
 PAGE_TIMEOUT = aiohttp.ClientTimeout(total=60)
 
@@ -64,6 +73,33 @@ def parse_page(html: str) -> tuple[dict[str, dict[str, Any]], str, int]:
     return _loads(raw), client.group(1), int(next_id.group(1)) if next_id else 0
 
 
+Node = dict[str, Any]
+
+
+def _flatten(nodes: Any, into: list[Node]) -> list[Node]:
+    """Every node of a screen model, depth first: the order in which the browser draws them."""
+    if isinstance(nodes, list):
+        for node in nodes:
+            if isinstance(node, dict):
+                into.append(node)
+                _flatten(node.get("k"), into)
+    return into
+
+
+def _may_hold(model: str, text: str) -> bool:
+    """False only when ``text`` can be in none of the model's strings: a plain ASCII text is written as is in
+    JSON (by orjson and by ``json.dumps`` alike), so a model that does not contain it need not be parsed."""
+    if text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
+        return text in model
+    return True
+
+
+def _matches(value: Any, label: str | None, contains: str | None) -> bool:
+    if label is not None and value != label:
+        return False
+    return contains is None or (isinstance(value, str) and contains in value)
+
+
 def _countdown_only(update: dict[str, Any]) -> bool:
     """A tick of the countdown label: not an effect of anybody's tap."""
     for element in update.values():
@@ -80,6 +116,7 @@ class Phone:
         self.session: aiohttp.ClientSession | None = None
         self.path = ""
         self.elements: dict[str, dict[str, Any]] = {}
+        self.screens: dict[str, tuple[str, list[Node]]] = {}  # element id -> (model, its nodes): parsed lazily
         self.client_id = ""
         self.next_message_id = 0
         self.acked = -1
@@ -123,6 +160,7 @@ class Phone:
             self.page_bytes += int(response.headers.get("Content-Length", len(html)))
         self.path = path
         self.elements, self.client_id, self.next_message_id = parse_page(html)
+        self.screens.clear()
         self.acked = -1
         self.navigate_to = None
 
@@ -211,6 +249,7 @@ class Phone:
             for key, element in payload.items():
                 if element is None:
                     self.elements.pop(key, None)
+                    self.screens.pop(key, None)
                 else:
                     self.elements[key] = element
             if not _countdown_only(payload):
@@ -285,7 +324,8 @@ class Phone:
 
     def find(self, tag: str | None = None, *, label: str | None = None, contains: str | None = None,
              text: str | None = None, prop: str = "label") -> str | None:
-        """The id of the first element with this tag and label (exact, or containing a string)."""
+        """The id of the first element with this tag and label (exact, or containing a string). Real NiceGUI
+        elements only (the lobby's inputs); the nodes of screen parts are found by ``button`` and ``node``."""
         for key, element in self.elements.items():
             if tag is not None and element.get("tag") != tag:
                 continue
@@ -299,14 +339,77 @@ class Phone:
             return key
         return None
 
-    def button(self, label: str | None = None, contains: str | None = None) -> str | None:
-        key = self.find("q-btn", label=label, contains=contains)
-        if key is not None and (self.elements[key].get("props") or {}).get("disable"):
+    def screen_nodes(self, key: str) -> list[Node] | None:
+        """The nodes of the screen part ``key``, depth first; None when it is not a screen part. Parsed once
+        per model string: an update that replaces the element with the same model costs a comparison."""
+        element = self.elements.get(key)
+        model = (element.get("props") or {}).get("model") if element is not None else None
+        if not isinstance(model, str):
             return None
-        return key
+        cached = self.screens.get(key)
+        if cached is None or cached[0] != model:
+            try:
+                parsed = _loads(model)
+            except ValueError:
+                parsed = []
+            cached = self.screens[key] = (model, _flatten(parsed, []))
+        return cached[1]
+
+    def button(self, label: str | None = None, contains: str | None = None) -> str | None:
+        """The key of the first enabled button with this label (exact, or containing a string): the element id
+        of a q-btn, or ``ELEMENT#TID`` for a button of a screen part. Disabled buttons are skipped."""
+        needle = label if label is not None else contains
+        for key, element in self.elements.items():
+            props = element.get("props") or {}
+            if element.get("tag") == "q-btn":
+                if not props.get("disable") and _matches(props.get("label"), label, contains):
+                    return key
+                continue
+            model = props.get("model")
+            if not isinstance(model, str) or (needle is not None and not _may_hold(model, needle)):
+                continue
+            for node in self.screen_nodes(key) or ():
+                if node.get("t") == "button" and not node.get("d") and isinstance(node.get("id"), str) \
+                        and _matches(node.get("x"), label, contains):
+                    return f"{key}{SCREEN_KEY}{node['id']}"
+        return None
+
+    def node(self, key: str) -> Node | None:
+        """The node of a screen key ``ELEMENT#TID`` (the toggle's ``v``, a button's ``o`` or ``d``), or None."""
+        element_key, _, tid = key.partition(SCREEN_KEY)
+        for node in self.screen_nodes(element_key) or ():
+            if node.get("id") == tid:
+                return node
+        return None
+
+    def node_key(self, tid: str) -> str | None:
+        """The key ``ELEMENT#TID`` of the first screen node with this tid, or None."""
+        for key, element in self.elements.items():
+            model = (element.get("props") or {}).get("model")
+            if not isinstance(model, str) or not _may_hold(model, tid):
+                continue
+            if any(node.get("id") == tid for node in self.screen_nodes(key) or ()):
+                return f"{key}{SCREEN_KEY}{tid}"
+        return None
 
     def has_text(self, text: str) -> bool:
-        return any(text in (element.get("text") or "") for element in self.elements.values())
+        """Whether an element's text, or a text of a screen node (a label, a button, a toggle's option), holds
+        ``text``."""
+        for key, element in self.elements.items():
+            if text in (element.get("text") or ""):
+                return True
+            model = (element.get("props") or {}).get("model")
+            if not isinstance(model, str) or not _may_hold(model, text):
+                continue
+            for node in self.screen_nodes(key) or ():
+                value = node.get("x")
+                if isinstance(value, str) and text in value:
+                    return True
+                for option in node.get("opts") or ():
+                    if isinstance(option, list) and len(option) > 1 and isinstance(option[1], str) \
+                            and text in option[1]:
+                        return True
+        return False
 
     async def fire(self, key: str, kind: str, args: list[Any]) -> None:
         element = self.elements.get(key)
@@ -321,7 +424,16 @@ class Phone:
         raise LookupError(f"{self.label}: element {key} has no {kind} listener")
 
     async def click(self, key: str) -> None:
-        await self.fire(key, "click", [])
+        """Tap a q-btn (its ``click`` listener) or a button of a screen part (``ELEMENT#TID``)."""
+        if SCREEN_KEY in key:
+            await self.tap(key, None)
+        else:
+            await self.fire(key, "click", [])
+
+    async def tap(self, key: str, value: Any) -> None:
+        """A tap on the screen node ``ELEMENT#TID``, as ``screen.js`` emits it: one argument, {id, value}."""
+        element_key, _, tid = key.partition(SCREEN_KEY)
+        await self.fire(element_key, "tap", [{"id": tid, "value": value}])
 
     async def type_into(self, key: str, value: Any) -> None:
         element = self.elements.get(key) or {}
