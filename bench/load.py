@@ -280,6 +280,10 @@ def run_one(kind: str, rooms: int, players: int, duration: float, think: float, 
     result["startup_s"] = round(server.start(), 2)
     time.sleep(1.0)
     result["rss_idle_mb"] = round(rss_mb(server.pid), 1)
+    if kind == "game" and os.environ.get("PYTHONTRACEMALLOC"):  # the baseline of the memory diff
+        with contextlib.suppress(OSError, ValueError), \
+                urllib.request.urlopen(f"{server.base}/_bench/memory", timeout=30) as response:
+            response.read()
     pool = Workers(workers, kind, server.base, rooms, players, think)
     try:
         log(f"[{kind}] {rooms} rooms x {players} phones: setting up")
@@ -289,6 +293,11 @@ def run_one(kind: str, rooms: int, players: int, duration: float, think: float, 
         result["setup_failures"] = [f for r in setup for f in r["failures"]][:5]
         result["rss_connected_mb"] = round(rss_mb(server.pid), 1)
         result["kb_per_phone"] = round((result["rss_connected_mb"] - result["rss_idle_mb"]) * 1024 / (rooms * players))
+        if kind == "game":  # what the memory is made of (the route exists only on the bench's own server)
+            with contextlib.suppress(OSError, ValueError):
+                with urllib.request.urlopen(f"{server.base}/_bench/memory", timeout=30) as response:
+                    result["memory"] = json.loads(response.read())
+                result["rss_after_collect_mb"] = round(rss_mb(server.pid), 1)
         log(f"[{kind}] playing for {duration:.0f} s")
         cpu0, gen0, (busy0, total0), t0 = cpu_seconds(server.pid), pool.cpu(), machine_busy(), time.time()
         pool.ask("play")

@@ -9,7 +9,10 @@ Rooms, seats and taps still go through the real pages and the real socket.
 
 from __future__ import annotations
 
+import gc
 import os
+import tracemalloc
+from collections import Counter
 from typing import Any
 
 from fastapi.responses import JSONResponse
@@ -19,6 +22,8 @@ from webgame.rooms import registry
 
 ENV_FLAG = "MAFIA_BENCH"
 PATH = "/_bench/game/{code}"
+MEMORY_PATH = "/_bench/memory"
+_SNAPSHOTS: dict[str, Any] = {}
 
 
 def enabled() -> bool:
@@ -38,7 +43,35 @@ def _game(code: str) -> JSONResponse:
     return JSONResponse(body)
 
 
+def _memory() -> JSONResponse:
+    """What the process holds: clients, elements, and the most numerous object types (for docs/PERFORMANCE.md)."""
+    from nicegui import Client
+
+    gc.collect()
+    if os.environ.get("BENCH_TRIM") == "1":
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    if os.environ.get("BENCH_MALLOC_STATS") == "1":
+        import sys
+
+        sys._debugmallocstats()  # noqa: SLF001 (pymalloc's arenas and pools, to the server's stderr)
+    counts = Counter(type(obj).__name__ for obj in gc.get_objects())
+    elements = Counter(type(element).__name__ for client in list(Client.instances.values())
+                       for element in list(client.elements.values()))
+    body: dict[str, Any] = {"clients": len(Client.instances), "elements": elements.most_common(25),
+                            "objects": len(gc.get_objects()), "types": counts.most_common(40)}
+    if tracemalloc.is_tracing():  # PYTHONTRACEMALLOC=1: where the live Python memory was allocated
+        snapshot = tracemalloc.take_snapshot()
+        body["traced_mb"] = round(tracemalloc.get_traced_memory()[0] / 2**20, 1)
+        first = _SNAPSHOTS.setdefault("first", snapshot)  # the first call (an idle server) is the baseline
+        body["by_line"] = [[str(stat.traceback), round(stat.size_diff / 1024)]
+                           for stat in snapshot.compare_to(first, "traceback")[:40]]
+    return JSONResponse(body)
+
+
 def register(app: Any) -> None:
-    """Add the route when ``MAFIA_BENCH=1``; otherwise do nothing."""
+    """Add the routes when ``MAFIA_BENCH=1``; otherwise do nothing."""
     if enabled():
         app.add_api_route(PATH, _game, methods=["GET"], include_in_schema=False)
+        app.add_api_route(MEMORY_PATH, _memory, methods=["GET"], include_in_schema=False)
