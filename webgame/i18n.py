@@ -21,6 +21,7 @@ from babel.support import NullTranslations, Translations
 
 LANGUAGES: dict[str, str] = {"uz": "O'zbekcha", "uk": "Українська", "ro": "Română", "ru": "Русский", "en": "English"}
 DEFAULT_LANGUAGE = "en"
+NUMBER_CACHE = 4096  # formatted numbers kept per language (seat numbers, counts, fouls, minutes)
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 
 
@@ -35,6 +36,7 @@ class Translator:
     def __init__(self, language: str, translations: NullTranslations) -> None:
         self.language = language
         self._translations = translations
+        self._numbers: dict[float, str] = {}  # Babel's formatting is slow and pages format the same few numbers
         try:
             self.locale = Locale.parse(language)
         except (UnknownLocaleError, ValueError):
@@ -50,13 +52,18 @@ class Translator:
 
     def number(self, value: float) -> str:
         """A number as this language writes it (``0.5`` is ``0,5`` in Ukrainian)."""
-        return numbers.format_decimal(value, locale=self.locale)
+        text = self._numbers.get(value)
+        if text is None:
+            if len(self._numbers) >= NUMBER_CACHE:
+                self._numbers.clear()
+            text = self._numbers[value] = numbers.format_decimal(value, locale=self.locale)
+        return text
 
     def countdown(self, seconds: float) -> str:
         """Remaining time as ``m:ss`` with this language's digits."""
         whole = max(0, int(seconds + 0.999))
         minutes, rest = divmod(whole, 60)
-        return f"{numbers.format_decimal(minutes, locale=self.locale)}:{rest:02d}"
+        return f"{self.number(minutes)}:{rest:02d}"
 
     def seconds(self, value: int) -> str:
         return self.ngettext("{count} second", "{count} seconds", value).format(count=self.number(value))

@@ -56,8 +56,20 @@ RUN_KWARGS: dict[str, Any] = {
 
 
 def uncompressed_socket() -> None:
-    """socket.io's long-polling fallback compresses its answers unless told not to."""
+    """socket.io's long-polling fallback compresses its answers unless told not to. Also: text packets only."""
     from nicegui import core
 
     if core.sio is not None:
         core.sio.eio.http_compression = False
+        core.sio.packet_class = text_packet_class(core.sio.packet_class)
+
+
+def text_packet_class(base: type) -> type:
+    """socket.io packets that never look for binary attachments.
+
+    python-socketio walks every dict and list of every outgoing message to find ``bytes`` (to send them as
+    binary attachments): at 40 rooms that walk was 15 % of the server's CPU (docs/PERFORMANCE.md). NiceGUI
+    sends JSON only (uploads go over HTTP), so the walk is skipped; the JSON encoding is unchanged."""
+    if getattr(base, "uses_binary_events", True) is False:
+        return base
+    return type("TextPacket", (base,), {"uses_binary_events": False})

@@ -15,7 +15,7 @@ from nicegui import ui
 from engine.actions import Action
 from engine.knowledge import Viewer, visible_events
 from engine.state import GameState, Phase
-from engine.view import chat_channels, view
+from engine.view import view
 from webgame.i18n import Translator
 from webgame.pages import components, day, evenness, night, outcome, wording
 from webgame.pages.components import testid
@@ -77,7 +77,8 @@ class GameView:
         self.title, self.clock_bar = ScreenSection(self._title), ScreenSection(self._clock_bar)
         self.role_card, self.panel = ScreenSection(self._role_card), ScreenSection(self._panel)
         self.status, self.news = ScreenSection(self._status), ScreenSection(self._news)
-        self.players, self.chat = ScreenSection(self._players), Section(self._chat)
+        self.players, self.chat = ScreenSection(self._players), ScreenSection(self._chat)
+        self.chat_input = Section(self._chat_input)
         self.game_id: int | None = None
 
     # ------------------------------------------------------------ helpers for the phase modules
@@ -126,12 +127,6 @@ class GameView:
 
     # ------------------------------------------------------------ rendering
 
-    def readable_channels(self) -> list[str]:
-        room = self.page.room
-        if room.state is None:
-            return []
-        return list(chat_channels(room.state, room.viewer(self.page.token_hash))["read"])
-
     def render(self) -> None:
         page, room = self.page, self.page.room
         state = room.state
@@ -157,7 +152,8 @@ class GameView:
             self.status()   # another player's tap redraws only them
         self.news()
         self.players()
-        self.chat()
+        with self.chat():
+            self.chat_input()
         if self.p.get("actions"):
             page.buzz(int(self.p["step"]))
 
@@ -176,7 +172,8 @@ class GameView:
             "news": (p["phase"], p["day"], p.get("events")),  # the sentences are made only when these change
             "players": (p.get("alive"), p.get("roles"), p.get("fouls"), p.get("speaker"), p["phase"],
                         tuple(room.is_connected(seat.token_hash) for seat in room.seating)),
-            "chat": p.get("chat"),
+            "chat": (p.get("chat") or {}).get("read"),
+            "chat_input": (p.get("chat") or {}).get("write"),
         }
 
     def update(self) -> bool:
@@ -315,44 +312,51 @@ class GameView:
                     if seat == p.get("speaker"):
                         d.icon("record_voice_over")
 
-    def _chat(self) -> None:
-        page, room, _ = self.page, self.page.room, self.page.t
-        channels = self.p.get("chat", {"read": [], "write": []})
-        if not channels["read"]:
+    def _chat(self, d: Draft) -> None:
+        """The chat this viewer may read; its input row (``_chat_input``) is drawn in the slot."""
+        room, _ = self.page.room, self.page.t
+        readable = self.p.get("chat", {"read": []})["read"]
+        if not readable:
             return
-        with ui.card().classes("mafia-card"):
-            ui.label(_("Chat")).classes("font-bold")
-            page.chat_box = testid(ui.column().classes("mafia-chat gap-1"), "chat")
-            with page.chat_box:
+        with d.card("mafia-card"):
+            d.label(_("Chat"), "font-bold")
+            with d.column("mafia-chat gap-1", "chat"):
                 for line in room.chat:
-                    if line.channel in channels["read"]:
-                        self.chat_line(line)
-            writable = list(channels["write"])
-            if not writable:
-                return
-            names = {"room": _("Everyone"), "mafia": _("Mafia team"), "dead": _("The dead")}
-            target = ui.select({c: names.get(c, c) for c in writable}, value=writable[0]).classes("w-full")
-            if len(writable) == 1:
-                target.set_visibility(False)
-            with ui.row().classes("w-full no-wrap"):
-                box = testid(ui.input(placeholder=_("Message")).props("maxlength=300").classes("grow"), "chat-input")
+                    if line.channel in readable:
+                        with d.row("gap-1 no-wrap items-baseline"):
+                            if line.channel == "mafia":
+                                d.badge(_("mafia"), "negative")
+                            elif line.channel == "dead":
+                                d.badge(_("dead"), "grey")
+                            author = self.name_of(line.seat) if line.seat else _("Moderator")
+                            d.label(author + ":", "font-bold whitespace-nowrap")
+                            d.label(line.text, "mafia-wrap")
+            d.slot()
 
-                async def send() -> None:
-                    text = box.value or ""
-                    if await components.guarded(_, lambda: room.say(page.token_hash, str(target.value), text)):
-                        box.value = ""
+    def _chat_input(self) -> None:
+        """Where this viewer writes: NiceGUI's own input (it keeps what he is typing), rebuilt only when the
+        channels he may write to change."""
+        page, room, _ = self.page, self.page.room, self.page.t
+        writable = list(self.p.get("chat", {"write": []})["write"])
+        if not writable:
+            return
+        names = {"room": _("Everyone"), "mafia": _("Mafia team"), "dead": _("The dead")}
+        target = ui.select({c: names.get(c, c) for c in writable}, value=writable[0]).classes("w-full")
+        if len(writable) == 1:
+            target.set_visibility(False)
+        with ui.row().classes("w-full no-wrap"):
+            box = testid(ui.input(placeholder=_("Message")).props("maxlength=300").classes("grow"), "chat-input")
 
-                box.on("keydown.enter", send)
-                send_button = testid(ui.button(icon="send", on_click=send), "chat-send")
-                send_button.props["aria-label"] = _("Send")
+            async def send() -> None:
+                text = box.value or ""
+                if await components.guarded(_, lambda: room.say(page.token_hash, str(target.value), text)):
+                    box.value = ""
 
-    def chat_line(self, line: ChatLine) -> None:
-        _ = self.page.t
-        with ui.row().classes("gap-1 no-wrap items-baseline"):
-            if line.channel == "mafia":
-                ui.badge(_("mafia"), color="negative")
-            elif line.channel == "dead":
-                ui.badge(_("dead"), color="grey")
-            author = self.name_of(line.seat) if line.seat else _("Moderator")
-            ui.label(author + ":").classes("font-bold whitespace-nowrap")
-            ui.label(line.text).classes("mafia-wrap")
+            box.on("keydown.enter", send)
+            send_button = testid(ui.button(icon="send", on_click=send), "chat-send")
+            send_button.props["aria-label"] = _("Send")
+
+    def chat_added(self, line: ChatLine) -> None:
+        """A new line: the chat is drawn again if this viewer reads its channel."""
+        if line.channel in self.p.get("chat", {"read": []})["read"]:
+            self.chat.refresh()

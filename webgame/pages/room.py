@@ -62,7 +62,6 @@ class RoomPage:
         self.wake_lock = False
         self.busy = False
         self.countdown: ui.label | None = None
-        self.chat_box: ui.column | None = None
         self.counted_hash: str | None = None
         self.dark = ui.dark_mode(False)
         self.lobby = LobbyView(self)
@@ -85,7 +84,6 @@ class RoomPage:
 
     def _body(self) -> None:
         self.countdown = None
-        self.chat_box = None
         if self.room.stage is Stage.LOBBY:
             self.dark.value = False
             self._wake(False)
@@ -111,11 +109,8 @@ class RoomPage:
         self.body.refresh()
 
     def chat_added(self, line: ChatLine) -> None:
-        if self.chat_box is None or self.chat_box.is_deleted:
-            return
-        if line.channel in self.game.readable_channels():
-            with self.chat_box:
-                self.game.chat_line(line)
+        if self.room.stage is not Stage.LOBBY:
+            self.game.chat_added(line)
 
     def tick(self) -> None:
         """The countdown, updated in place from the room's absolute deadline."""
