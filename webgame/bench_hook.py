@@ -66,7 +66,7 @@ def _memory() -> JSONResponse:
         body["traced_mb"] = round(tracemalloc.get_traced_memory()[0] / 2**20, 1)
         first = _SNAPSHOTS.setdefault("first", snapshot)  # the first call (an idle server) is the baseline
         body["by_line"] = [[str(stat.traceback), round(stat.size_diff / 1024)]
-                           for stat in snapshot.compare_to(first, "traceback")[:40]]
+                           for stat in snapshot.compare_to(first, os.environ.get("BENCH_TRACE_BY", "traceback"))[:40]]
     return JSONResponse(body)
 
 

@@ -137,10 +137,7 @@ class GameView:
         self.p = view(state, self.viewer, room.public())
         self.keys, self.game_id = self.section_keys(self.p), room.game_id
         page.in_game(self.p["phase"])
-        with ui.card().classes("mafia-card items-center"):
-            self.title()
-            page.countdown = testid(ui.label("").classes("mafia-countdown"), "countdown")
-            page.tick()
+        with self.title():  # the phase and the countdown; the host's clock buttons in its slot
             self.clock_bar()
         if self.viewer.kind == "spectator":
             ui.label(_("You are watching this game.")).classes("mafia-muted")
@@ -164,7 +161,7 @@ class GameView:
         room's public presence dots): a section is rebuilt only when its key changes."""
         room, me = self.page.room, p.get("me")
         return {
-            "title": (p["phase"], p["day"]),
+            "title": (p["phase"], p["day"], room.stage, room.deadline, room.paused_remaining),
             "clock_bar": (room.is_host(self.page.token_hash), room.stage, room.paused, p["step"]),
             "role_card": (me and me["seat"], me and me["role"], p.get("roles"), p.get("teams")),
             "panel": {key: value for key, value in p.items() if key not in ("events", "chat", *STATUS_KEYS)},
@@ -195,13 +192,19 @@ class GameView:
         page.in_game(p["phase"])
         for name in changed:
             getattr(self, name).refresh()
-        page.tick()
         if p.get("actions"):
             page.buzz(int(p["step"]))
         return True
 
     def _title(self, d: Draft) -> None:
-        d.label(wording.phase_title(self.page.t, self.p["phase"], int(self.p["day"])), "mafia-big", "phase")
+        page, room = self.page, self.page.room
+        with d.card("mafia-card items-center"):
+            d.label(wording.phase_title(page.t, self.p["phase"], int(self.p["day"])), "mafia-big", "phase")
+            remaining = room.remaining()
+            if remaining is not None and self.p["phase"] != "ended":
+                d.clock(components.countdown_text(page.t, room), None if room.paused else remaining,
+                        "mafia-countdown", "countdown")
+            d.slot()  # the host's clock bar
 
     def _clock_bar(self, d: Draft) -> None:
         page, room = self.page, self.page.room

@@ -61,7 +61,6 @@ class RoomPage:
         self.buzzed_step = -1
         self.wake_lock = False
         self.busy = False
-        self.countdown: ui.label | None = None
         self.counted_hash: str | None = None
         self.dark = ui.dark_mode(False)
         self.lobby = LobbyView(self)
@@ -77,13 +76,12 @@ class RoomPage:
             components.header(_, self.identity, _("Mafia · room {code}").format(code=self.room.code))
             self.body()
         evenness.attach(self)  # every seat's phone gets the same bytes at the same moments (webgame.pages.evenness)
-        self.room.subscribe(self)  # the room's clock ticks the countdown (Room.tick), no timer per page
+        self.room.subscribe(self)  # changes of the room reach this page (room_changed, chat_added)
         self.client.on_connect(self._connected)
         self.client.on_disconnect(self._disconnected)
         self.client.on_delete(self._deleted)
 
     def _body(self) -> None:
-        self.countdown = None
         if self.room.stage is Stage.LOBBY:
             self.dark.value = False
             self._wake(False)
@@ -95,12 +93,9 @@ class RoomPage:
 
     def room_changed(self, what: str) -> None:
         if what == "tick":
-            self.tick()
-            return
-        if what == "clock":
-            self.game.clock_bar.refresh()
-            self.tick()
-            return
+            return  # the phone runs its countdown itself (webgame/pages/screen.js)
+        if what == "clock" and self.room.stage is not Stage.LOBBY and self.game.update():
+            return  # paused, resumed, extended: the countdown and the host's buttons
         if self.room.stage is Stage.LOBBY and what in ("seats", "presence", "settings"):
             self.lobby.changed(what)
             return
@@ -111,12 +106,6 @@ class RoomPage:
     def chat_added(self, line: ChatLine) -> None:
         if self.room.stage is not Stage.LOBBY:
             self.game.chat_added(line)
-
-    def tick(self) -> None:
-        """The countdown, updated in place from the room's absolute deadline."""
-        if self.countdown is None or self.countdown.is_deleted:
-            return
-        self.countdown.set_text(components.countdown_text(self.t, self.room))
 
     # ------------------------------------------------------------ identity and presence
 

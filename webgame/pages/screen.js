@@ -7,7 +7,7 @@ export default {
   props: { model: { type: String, default: "[]" } },
   emits: ["tap"],
   data() {
-    return { switches: {} };
+    return { switches: {}, received: performance.now(), now: performance.now(), timer: null };
   },
   computed: {
     nodes() {
@@ -22,7 +22,11 @@ export default {
   watch: {
     model() {
       this.switches = {};
+      this.received = this.now = performance.now();
     },
+  },
+  beforeUnmount() {
+    if (this.timer !== null) clearInterval(this.timer);
   },
   methods: {
     tap(id, value) {
@@ -79,6 +83,15 @@ export default {
               this.tap(id, value);
             },
           });
+        }
+        case "clock": {
+          // The server sends the milliseconds left when it drew the part; the phone counts down on its own.
+          if (typeof node.ms !== "number") return h("div", { key, class: cls, "data-testid": id }, node.x);
+          if (this.timer === null) this.timer = setInterval(() => (this.now = performance.now()), 250);
+          const left = Math.max(0, node.ms - (this.now - this.received));
+          const whole = Math.max(0, Math.floor(left / 1000 + 0.999));
+          const text = Math.floor(whole / 60) + ":" + String(whole % 60).padStart(2, "0");
+          return h("div", { key, class: cls, "data-testid": id }, text);
         }
         case "slot":
           return this.$slots.default ? h("div", { key, class: "mafia-screen" }, this.$slots.default()) : null;

@@ -84,6 +84,16 @@ class Draft:
     def icon(self, name: str) -> None:
         self._add({"t": "icon", "i": name})
 
+    def clock(self, text: str, seconds: float | None, cls: str = "", tid: str | None = None) -> None:
+        """A countdown the browser runs itself from ``seconds`` left (shown as ``text`` until its first tick);
+        ``seconds=None``: ``text`` as it is (a paused clock). No message per second per phone."""
+        node: Node = {"t": "clock", "x": text}
+        if seconds is not None:
+            node["ms"] = round(seconds * 1000)
+        if cls:
+            node["c"] = cls
+        self._add(node, tid)
+
     def slot(self) -> None:
         """Where the element's NiceGUI children go (the step's counts, drawn by their own ``Screen``)."""
         self._add({"t": "slot"})
