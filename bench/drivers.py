@@ -131,7 +131,10 @@ class Room:
         return list(await asyncio.gather(*(self.recover(p, give_up) for p in self.phones)))
 
     async def recover(self, phone: Phone, give_up: float) -> float:
-        await phone.closed.wait()
+        try:
+            await asyncio.wait_for(phone.closed.wait(), timeout=max(1.0, give_up - time.time()))
+        except TimeoutError:
+            await phone.drop()  # its socket never said it closed: reconnect anyway
         return await phone.recover(give_up)
 
 

@@ -79,6 +79,7 @@ class GameView:
         self.status, self.news = ScreenSection(self._status), ScreenSection(self._news)
         self.players, self.chat = ScreenSection(self._players), ScreenSection(self._chat)
         self.chat_input = Section(self._chat_input)
+        self.chat_target: ui.select | None = None  # the channel picker of the chat's input row
         self.game_id: int | None = None
 
     # ------------------------------------------------------------ helpers for the phase modules
@@ -186,6 +187,8 @@ class GameView:
         p = view(state, viewer, room.public())
         keys = self.section_keys(p)
         changed = [name for name, key in keys.items() if self.keys.get(name) != key]
+        if "chat_input" in changed and self.retarget_chat(self.keys.get("chat_input"), keys["chat_input"]):
+            changed.remove("chat_input")
         self.p, self.keys = p, keys
         if not changed:
             return True
@@ -343,10 +346,9 @@ class GameView:
         writable = list(self.p.get("chat", {"write": []})["write"])
         if not writable:
             return
-        names = {"room": _("Everyone"), "mafia": _("Mafia team"), "dead": _("The dead")}
-        target = ui.select({c: names.get(c, c) for c in writable}, value=writable[0]).classes("w-full")
-        if len(writable) == 1:
-            target.set_visibility(False)
+        target = ui.select(self.channel_names(writable), value=writable[0]).classes("w-full")
+        target.set_visibility(len(writable) > 1)
+        self.chat_target = target
         with ui.row().classes("w-full no-wrap"):
             box = testid(ui.input(placeholder=_("Message")).props("maxlength=300").classes("grow"), "chat-input")
 
@@ -358,6 +360,22 @@ class GameView:
             box.on("keydown.enter", send)
             send_button = testid(ui.button(icon="send", on_click=send), "chat-send")
             send_button.props["aria-label"] = _("Send")
+
+    def channel_names(self, channels: list[str]) -> dict[str, str]:
+        _ = self.page.t
+        names = {"room": _("Everyone"), "mafia": _("Mafia team"), "dead": _("The dead")}
+        return {channel: names.get(channel, channel) for channel in channels}
+
+    def retarget_chat(self, before: Any, after: Any) -> bool:
+        """The writable channels changed from some to others: the same input row, other options (the text
+        being typed stays). False when the row must be built (or removed) instead."""
+        target = self.chat_target
+        if not before or not after or target is None or target.is_deleted:
+            return False
+        writable = list(after)
+        target.set_options(self.channel_names(writable), value=writable[0])
+        target.set_visibility(len(writable) > 1)
+        return True
 
     def chat_added(self, line: ChatLine) -> None:
         """A new line: the chat is drawn again if this viewer reads its channel."""

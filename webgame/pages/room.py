@@ -23,6 +23,8 @@ from webgame.pages.lobby import LobbyView
 from webgame.pages.section import Section
 from webgame.rooms import ChatLine, Room, Stage
 
+PAGE_TIMEOUT = 30.0
+
 
 @dataclass(slots=True)
 class NightChoice:
@@ -151,7 +153,9 @@ class RoomPage:
 
 
 def register() -> None:
-    @ui.page("/r/{code}")
+    # A phone waits for its page as long as it takes (NiceGUI's default gives up after 3 s and the browser
+    # retries: after a restart, 1,000 phones reloading at once made a retry storm of it).
+    @ui.page("/r/{code}", response_timeout=PAGE_TIMEOUT)
     async def room_page(code: str, request: Request) -> None:
         identity = components.read_identity(request)
         _ = components.tr(identity.language)

@@ -160,7 +160,25 @@ class Screen(ui.element, component="screen.js"):
         self.texts: list[str] = []
         self._props["model"] = "[]"
         self.on("tap", self._tapped)
+        self._events: list[dict[str, Any]] = [listener.to_dict() for listener in self._event_listeners.values()]
         self.draw()
+
+    def _to_dict(self) -> dict[str, Any]:
+        """As NiceGUI's, with the one listener's dict made once (it was remade for every update of every part)."""
+        data: dict[str, Any] = {"tag": self.tag, "props": self._props, "events": self._events}
+        if self._classes:
+            data["class"] = self._classes
+        if self._style:
+            data["style"] = self._style
+        slots = self._collect_slot_dict()
+        if slots:
+            data["slots"] = slots
+        children = [child.id for child in self.default_slot.children]
+        if children:
+            data["children"] = children
+        if self._update_method:
+            data["update_method"] = self._update_method
+        return data
 
     def draw(self) -> bool:
         """Build the part; True if its model changed (and an update is on its way to the browser)."""
