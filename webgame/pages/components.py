@@ -128,11 +128,6 @@ def presence_dot(connected: bool) -> ui.element:
     return ui.element("span").classes("mafia-dot " + ("mafia-dot-on" if connected else "mafia-dot-off"))
 
 
-def set_presence(dot: ui.element, connected: bool) -> None:
-    """Turn a presence dot on or off in place (one element's update, no rebuild)."""
-    dot.classes(replace="mafia-dot " + ("mafia-dot-on" if connected else "mafia-dot-off"))
-
-
 def tr(language: str) -> Translator:
     return translator(language)
 
