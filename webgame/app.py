@@ -36,8 +36,8 @@ def tune_gc() -> None:
     walked 800,000 objects for 0.7-2 s, every few seconds, though almost all of them (pages, rooms, code) live
     on. So everything alive at start, and everything that survives a full collection, is moved to the
     permanent generation (``gc.freeze``): the next full collections walk only what is newer. Cycles among
-    frozen objects that die later (a closed page's elements) are freed by ``full_collection``, which the clock
-    runs every ``FULL_COLLECTION_EVERY`` seconds: one long pause then instead of one every few seconds."""
+    frozen objects that die later (a closed page's elements) are freed by ``full_collections``, a background
+    task: one long pause every few minutes instead of one every few seconds."""
     gc.collect()
     gc.freeze()
     if _freeze_after_full not in gc.callbacks:

@@ -47,20 +47,17 @@ def _memory() -> JSONResponse:
     """What the process holds: clients, elements, and the most numerous object types (for docs/PERFORMANCE.md)."""
     from nicegui import Client
 
-    gc.collect()
-    if os.environ.get("BENCH_TRIM") == "1":
-        import ctypes
-
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    if os.environ.get("BENCH_MALLOC_STATS") == "1":
-        import sys
-
-        sys._debugmallocstats()  # noqa: SLF001 (pymalloc's arenas and pools, to the server's stderr)
-    counts = Counter(type(obj).__name__ for obj in gc.get_objects())
+    gc.unfreeze()  # the server freezes what survives full collections (webgame.app), and get_objects
+    gc.collect()  # sees only what is not frozen: count everything, then freeze it again
+    gc.unfreeze()
+    objects = gc.get_objects()
+    counts = Counter(type(obj).__name__ for obj in objects)
     elements = Counter(type(element).__name__ for client in list(Client.instances.values())
                        for element in list(client.elements.values()))
     body: dict[str, Any] = {"clients": len(Client.instances), "elements": elements.most_common(25),
-                            "objects": len(gc.get_objects()), "types": counts.most_common(40)}
+                            "objects": len(objects), "types": counts.most_common(40)}
+    del objects
+    gc.freeze()
     if tracemalloc.is_tracing():  # PYTHONTRACEMALLOC=1: where the live Python memory was allocated
         snapshot = tracemalloc.take_snapshot()
         body["traced_mb"] = round(tracemalloc.get_traced_memory()[0] / 2**20, 1)
