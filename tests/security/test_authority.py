@@ -30,6 +30,7 @@ from engine.errors import RuleError
 from webgame import identity, ratelimit, rooms, store
 from webgame.errors import Refusal
 from webgame.models import Seat
+from webgame.pages.screen import Screen
 from webgame.rooms import Room, Stage
 
 from .conftest import FakeTime
@@ -153,18 +154,20 @@ async def test_a_non_hosts_page_given_the_hosts_controls_gets_refusals(create_us
     await guest.should_not_see(marker="start")
     before = snapshot(room)
     assert guest.client is not None
+    seat_id = room.seats[1].id
     with guest.client, ui.column():
         page.lobby.host_settings()
-        page.lobby._seat_controls(room.seats[1].id, 1, len(room.seats), False)
-        ui.button("start", on_click=lambda: page.lobby.start_bar.refresh())
+        forged = Screen(lambda d: page.lobby._seat_controls(d, seat_id, 1, len(room.seats), False))
     guest.find(marker="rules").elements.pop().value = "uk"
     guest.find(marker="option-reveal_roles_on_death").elements.pop().value = False
-    guest.find(marker=f"remove-{room.seats[1].id}").click()
-    guest.find(marker=f"host-{room.seats[1].id}").click()
+    with guest.client:
+        await forged.tap(f"remove-{seat_id}")
+        await forged.tap(f"host-{seat_id}")
+        await forged.tap(f"up-{seat_id}")
     await guest.should_see("Only the host can do that.")
     await wait_for(lambda: True)
     assert snapshot(room) == before
-    STATS.add("forbidden requests refused", 4)
+    STATS.add("forbidden requests refused", 5)
 
 
 def test_seat_tokens_cannot_be_guessed() -> None:

@@ -8,7 +8,7 @@ from nicegui.testing import User
 
 from webgame import rooms
 
-from .helpers import click_when_enabled, create_room, join, page_dump, seat_directly, wait_for
+from .helpers import click_when_enabled, create_room, join, page_dump, seat_directly, tap, wait_for
 
 
 async def test_healthz(user: User) -> None:
@@ -87,13 +87,13 @@ async def test_the_host_sets_options_reorders_removes_and_hands_over(create_user
     await guest.should_see(content="45 seconds")  # the guests' summary follows
 
     third = room.seats[2]
-    host.find(marker=f"up-{third.id}").click()
+    tap(host, f"up-{third.id}")
     await wait_for(lambda: [s.name for s in room.seats] == ["Host", "Third", "Guest"])
-    host.find(marker=f"remove-{third.id}").click()
+    tap(host, f"remove-{third.id}")
     await wait_for(lambda: len(room.seats) == 2)
 
     guest_seat = room.seats[1]
-    host.find(marker=f"host-{guest_seat.id}").click()
+    tap(host, f"host-{guest_seat.id}")
     await wait_for(lambda: room.host_hash == guest_seat.token_hash)
     await guest.should_see(marker="start")
     await host.should_not_see(marker="start")

@@ -16,7 +16,7 @@ from engine.options import OPTION_TABLES, OptionSpec
 from webgame import ratelimit, store
 from webgame.pages import components, wording
 from webgame.pages.components import testid
-from webgame.pages.section import Section
+from webgame.pages.screen import Draft, ScreenSection
 from webgame.rooms import RULE_SETS
 
 if TYPE_CHECKING:
@@ -26,9 +26,9 @@ if TYPE_CHECKING:
 class LobbyView:
     def __init__(self, page: RoomPage) -> None:
         self.page = page
-        # Per-page sections (webgame.pages.section), rebuilt by ``changed``.
-        self.seats, self.settings_summary = Section(self._seats), Section(self._settings_summary)
-        self.role_preview, self.start_bar = Section(self._role_preview), Section(self._start_bar)
+        # Screen parts (webgame.pages.screen), redrawn by ``changed``: one element each, sent only when changed.
+        self.seats, self.settings_summary = ScreenSection(self._seats), ScreenSection(self._settings_summary)
+        self.role_preview, self.start_bar = ScreenSection(self._role_preview), ScreenSection(self._start_bar)
 
     @property
     def is_host(self) -> bool:
@@ -95,29 +95,29 @@ class LobbyView:
 
     # ------------------------------------------------------------ seats
 
-    def _seats(self) -> None:
+    def _seats(self, d: Draft) -> None:
         _, room = self.page.t, self.page.room
         players = room.players()
-        with ui.card().classes("mafia-card"):
-            ui.label(_("Players: {count}").format(count=_.number(len(players)))).classes("text-lg font-bold")
+        with d.card("mafia-card"):
+            d.label(_("Players: {count}").format(count=_.number(len(players))), "text-lg font-bold")
             number = 0
             for index, seat in enumerate(room.seats):
                 moderator = room.moderated and seat.token_hash == room.host_hash
-                with ui.row().classes("w-full items-center no-wrap gap-2"):
-                    components.presence_dot(room.is_connected(seat.token_hash))
+                with d.row("w-full items-center no-wrap gap-2"):
+                    d.dot(room.is_connected(seat.token_hash))
                     if moderator:
-                        ui.label(seat.name).classes("grow break-all")
+                        d.label(seat.name, "grow break-all")
                     else:
                         number += 1
-                        ui.label(wording.seat_label(_, number, seat.name)).classes("grow break-all")
+                        d.label(wording.seat_label(_, number, seat.name), "grow break-all")
                     if seat.token_hash == room.host_hash:
-                        ui.badge(_("moderator") if moderator else _("host"))
+                        d.badge(_("moderator") if moderator else _("host"), "primary")
                     if seat.token_hash == self.page.token_hash:
-                        ui.badge(_("you"), color="positive")
+                        d.badge(_("you"), "positive")
                     if self.is_host:
-                        self._seat_controls(seat.id, index, len(room.seats), seat.token_hash == room.host_hash)
+                        self._seat_controls(d, seat.id, index, len(room.seats), seat.token_hash == room.host_hash)
 
-    def _seat_controls(self, seat_id: int, index: int, count: int, is_host_seat: bool) -> None:
+    def _seat_controls(self, d: Draft, seat_id: int, index: int, count: int, is_host_seat: bool) -> None:
         _, room, token_hash = self.page.t, self.page.room, self.page.token_hash
 
         async def move(delta: int) -> None:
@@ -129,20 +129,14 @@ class LobbyView:
         async def make_host() -> None:
             await components.guarded(_, lambda: room.make_host(token_hash, seat_id))
 
-        # Translated text goes into the props dict directly: a props string would be parsed (quotes!).
-        up = ui.button(icon="arrow_upward", on_click=lambda: move(-1)).props("flat dense round")
-        up.props["aria-label"] = _("Move up")
-        testid(up, f"up-{seat_id}").set_enabled(index > 0)
-        down = ui.button(icon="arrow_downward", on_click=lambda: move(1)).props("flat dense round")
-        down.props["aria-label"] = _("Move down")
-        testid(down, f"down-{seat_id}").set_enabled(index < count - 1)
+        d.button("", lambda: move(-1), f"up-{seat_id}", icon="arrow_upward", flat=True, enabled=index > 0,
+                 aria_label=_("Move up"))
+        d.button("", lambda: move(1), f"down-{seat_id}", icon="arrow_downward", flat=True,
+                 enabled=index < count - 1, aria_label=_("Move down"))
         if not is_host_seat:
-            with testid(ui.button(icon="star_outline", on_click=make_host).props("flat dense round"),
-                        f"host-{seat_id}"):
-                ui.tooltip(_("Make host"))
-            with testid(ui.button(icon="close", on_click=remove).props("flat dense round color=negative"),
-                        f"remove-{seat_id}"):
-                ui.tooltip(_("Remove from the table"))
+            d.button("", make_host, f"host-{seat_id}", icon="star_outline", flat=True, tip=_("Make host"))
+            d.button("", remove, f"remove-{seat_id}", icon="close", flat=True, color="negative",
+                     tip=_("Remove from the table"))
 
     # ------------------------------------------------------------ settings
 
@@ -224,20 +218,20 @@ class LobbyView:
         if not spec.timer:
             ui.label(_(spec.help)).classes("text-sm mafia-muted")
 
-    def _settings_summary(self) -> None:
+    def _settings_summary(self, d: Draft) -> None:
         _, room = self.page.t, self.page.room
         options = room.engine_options()
-        with ui.card().classes("mafia-card"):
-            ui.label(_(wording.RULE_SET_NAMES[room.rules])).classes("text-lg font-bold")
+        with d.card("mafia-card"):
+            d.label(_(wording.RULE_SET_NAMES[room.rules]), "text-lg font-bold")
             low, high = room.player_limits()
-            ui.label(_("Players: {low} to {high}").format(low=_.number(low), high=_.number(high)))
+            d.label(_("Players: {low} to {high}").format(low=_.number(low), high=_.number(high)))
             if room.moderated:
-                ui.label(_("The host moderates this game."))
+                d.label(_("The host moderates this game."))
             for spec in OPTION_TABLES[room.rules]:
                 if spec.timer:
-                    ui.label(_("{label}: {seconds}").format(label=_(spec.label),
-                                                            seconds=_.seconds(int(options[spec.name]))))
-            with ui.expansion(_("Rules options")).classes("w-full"):
+                    d.label(_("{label}: {seconds}").format(label=_(spec.label),
+                                                           seconds=_.seconds(int(options[spec.name]))))
+            with d.expansion(_("Rules options"), opened=False, cls="w-full"):
                 for spec in OPTION_TABLES[room.rules]:
                     if spec.timer:
                         continue
@@ -248,20 +242,20 @@ class LobbyView:
                         shown = _.number(value)
                     else:
                         shown = wording.choice_label(_, value)
-                    ui.label(_("{label}: {value}").format(label=_(spec.label), value=shown))
+                    d.label(_("{label}: {value}").format(label=_(spec.label), value=shown))
 
-    def _role_preview(self) -> None:
+    def _role_preview(self, d: Draft) -> None:
         _, room = self.page.t, self.page.room
         low, high = room.player_limits()
         count = min(max(len(room.players()), low), high)
         roles = Counter(str(role) for role in table(room.rules, count, room.engine_options()))
-        with ui.card().classes("mafia-card"):
-            ui.label(_("Roles dealt with {count} players").format(count=_.number(count))).classes("font-bold")
+        with d.card("mafia-card"):
+            d.label(_("Roles dealt with {count} players").format(count=_.number(count)), "font-bold")
             for role, number in sorted(roles.items(), key=lambda item: -item[1]):
-                ui.label(_("{count} × {role}").format(count=_.number(number),
-                                                      role=wording.role_name(_, room.rules, role)))
+                d.label(_("{count} × {role}").format(count=_.number(number),
+                                                     role=wording.role_name(_, room.rules, role)))
 
-    def _start_bar(self) -> None:
+    def _start_bar(self, d: Draft) -> None:
         _, room, token_hash = self.page.t, self.page.room, self.page.token_hash
         problem = room.start_problem()
         reason = _(problem[0]).format(**problem[1]) if problem else ""
@@ -275,8 +269,7 @@ class LobbyView:
                 finally:
                     self.page.busy = False
 
-            button = ui.button(reason or _("Start the game"), on_click=start).classes("w-full mafia-target")
-            testid(button, "start").set_enabled(problem is None)
+            d.button(reason or _("Start the game"), start, "start", cls="w-full mafia-target", enabled=problem is None)
         else:
-            ui.label(reason or _("Waiting for the host to start the game.")).classes("mafia-muted")
+            d.label(reason or _("Waiting for the host to start the game."), "mafia-muted")
 

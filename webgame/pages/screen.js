@@ -57,11 +57,15 @@ export default {
             () => h("div", { class: "nicegui-expansion-content" }, this.kids(node, q)),
           );
         case "button":
-          return h(q.btn, {
-            key, class: cls, label: node.x, icon: node.i, color: "primary", outline: !!node.o, noCaps: !!node.n,
-            disable: !!node.d, "data-testid": id, "aria-label": node.a,
-            onClick: () => this.tap(id),
-          });
+          return h(
+            q.btn,
+            {
+              key, class: cls, label: node.x, icon: node.i, color: node.col || "primary", outline: !!node.o,
+              noCaps: !!node.n, flat: !!node.f, dense: !!node.f, round: !!node.f, disable: !!node.d,
+              "data-testid": id, "aria-label": node.a, onClick: () => this.tap(id),
+            },
+            node.tip ? () => h(q.tooltip, null, () => node.tip) : undefined,
+          );
         case "badge":
           return h(q.badge, { key, color: node.col, label: node.x });
         case "icon":
@@ -109,6 +113,7 @@ export default {
       icon: resolveComponent("q-icon"),
       toggle: resolveComponent("q-btn-toggle"),
       switch: resolveComponent("q-toggle"),
+      tooltip: resolveComponent("q-tooltip"),
     };
     return h("div", { class: "mafia-screen" }, this.nodes.map((node, index) => this.draw(node, index, q)));
   },

@@ -59,8 +59,10 @@ class Draft:
 
     def button(self, text: str, on: Handler, tid: str, cls: str = "", icon: str | None = None,
                outline: bool = False, enabled: bool = True, no_caps: bool = False,
-               aria_label: str | None = None) -> None:
-        """A q-btn (primary colour, filled unless ``outline``) that calls ``on()`` when tapped."""
+               aria_label: str | None = None, flat: bool = False, color: str | None = None,
+               tip: str | None = None) -> None:
+        """A q-btn (primary colour unless ``color``, filled unless ``outline``; ``flat``: a small round icon
+        button) that calls ``on()`` when tapped; ``tip`` is its tooltip (and its accessible name)."""
         node: Node = {"t": "button", "x": text}
         if cls:
             node["c"] = cls
@@ -72,8 +74,15 @@ class Draft:
             node["d"] = 1
         if no_caps:
             node["n"] = 1
-        if aria_label:
-            node["a"] = aria_label
+        if flat:
+            node["f"] = 1
+        if color:
+            node["col"] = color
+        if tip:
+            node["tip"] = tip
+            self.texts.append(tip)
+        if aria_label or tip:
+            node["a"] = aria_label or tip
         self._add(node, tid, enabled)
         if enabled:
             self.handlers[tid] = on
