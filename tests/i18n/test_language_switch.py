@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from nicegui import ui
 from nicegui.testing import User
 
 from engine.roles import ROLE_TABLES, Role
@@ -13,25 +12,26 @@ from webgame.i18n import translator
 
 # The web tests' per-test data folder, empty registry and module bookkeeping (autouse), and their helpers.
 from ..web.conftest import isolated_data  # noqa: F401
-from ..web.helpers import click_when_enabled, create_room, join, settle, wait_for
+from ..web.helpers import click_when_enabled, create_room, join, node, settle, tap, wait_for
 
 
-def picker(user: User) -> ui.select:
-    element = next(iter(user.find(marker="language").elements))
-    assert isinstance(element, ui.select)
-    return element
+def language(user: User) -> str:
+    """The language the page's picker shows (the header part's select node)."""
+    picker = node(user, "language")
+    assert picker is not None and picker["t"] == "select"
+    return str(picker["v"])
 
 
 async def test_the_language_picker_changes_the_home_page(user: User) -> None:
     await user.open("/")
     await user.should_see("Start a new room")
-    picker(user).value = "uk"
+    tap(user, "language", "uk")
     await user.should_see("Нова кімната")
     await user.should_see("Створити кімнату")
     await user.should_not_see("Start a new room")
-    assert picker(user).value == "uk"
+    assert language(user) == "uk"
 
-    picker(user).value = "uz"
+    tap(user, "language", "uz")
     await user.should_see("Yangi xona")
     await user.should_not_see("Нова кімната")
 
@@ -44,7 +44,7 @@ async def test_the_language_picker_changes_the_room_page(create_user: Callable[[
     room = await create_room(host, "Host", "uk")
     await guest.open(f"/r/{room.code}")
     await guest.should_see("Join this game")
-    picker(guest).value = "ro"
+    tap(guest, "language", "ro")
     await guest.should_see("Intră în acest joc")
     await guest.should_see("Reguli de club ucrainene (8–14 jucători)")
     await guest.should_not_see("Join this game")

@@ -15,7 +15,7 @@ from webgame.clock import Clock
 from webgame.rooms import Room
 
 from .conftest import FakeTime
-from .helpers import click_when_enabled, create_room, join, page_dump, settle, wait_for
+from .helpers import click_when_enabled, create_room, join, node, page_dump, settle, tap, wait_for
 
 
 @pytest.fixture(autouse=True)
@@ -280,9 +280,13 @@ async def test_chats_reach_only_their_readers(create_user: Callable[[], User]) -
     mafia = seats_with(room, "mafia")
     civilian = seats_with(room, "civilian")[0]
     writer, partner = users[mafia[0] - 1], users[mafia[1] - 1]
-    writer.find(marker="chat-input").type("kill the doctor")
-    writer.find(marker="chat-send").click()
+    tap(writer, "chat-send", {"text": "   "})  # refused: the box keeps what was typed
+    await writer.should_see("Write something first.")
+    assert (node(writer, "chat-input") or {}).get("cl") == 0
+    tap(writer, "chat-send", {"channel": "mafia", "text": "kill the doctor"})
     await partner.should_see(content="kill the doctor")
+    await wait_for(lambda: (node(writer, "chat-input") or {}).get("cl") == 1)  # taken: the box empties
+    assert (node(partner, "chat-input") or {}).get("cl") == 0
     assert "kill the doctor" not in page_dump(users[civilian - 1])
     await users[civilian - 1].should_not_see(marker="chat-input")  # the town does not talk at night
 
@@ -293,11 +297,9 @@ async def test_chats_reach_only_their_readers(create_user: Callable[[], User]) -
         await room.act(hashes[seat - 1], action)
     await users[0].should_see(marker="phase", content="Day 1: discussion")
     alive = next(s for s in range(1, 7) if s not in mafia and s != civilian)
-    users[alive - 1].find(marker="chat-input").type("<b>who</b>?")
-    users[alive - 1].find(marker="chat-send").click()
+    tap(users[alive - 1], "chat-input", {"text": "<b>who</b>?"})  # Enter in the box
     await users[civilian - 1].should_see(content="<b>who</b>?")  # the dead read the room, as text
-    users[civilian - 1].find(marker="chat-input").type("boo from the grave")
-    users[civilian - 1].find(marker="chat-send").click()
+    tap(users[civilian - 1], "chat-send", {"text": "boo from the grave"})
     await settle()
     assert room.chat[-1].channel == "dead"
     assert "boo from the grave" not in page_dump(users[alive - 1])

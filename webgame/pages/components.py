@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -16,6 +17,7 @@ from webgame import ratelimit
 from webgame.errors import Refusal
 from webgame.i18n import LANGUAGES, Translator, from_accept_language, translator
 from webgame.identity import BrowserIdentity
+from webgame.pages.screen import Draft, Screen
 from webgame.rooms import Room, refusal_text, registry
 
 E = TypeVar("E", bound=ui.element)
@@ -47,27 +49,30 @@ def page_head() -> None:
     ui.add_head_html(HEAD)  # static: no player text ever goes into the head
 
 
-def language_picker(identity: BrowserIdentity) -> None:
-    def change(event: Any) -> None:
-        if event.value in LANGUAGES and event.value != identity.language:
-            identity.storage["lang"] = event.value
+def header(_: Translator, identity: BrowserIdentity, title: str | None = None,
+           dark: Callable[[], bool] | None = None) -> Screen:
+    """The top bar: the game's name (or ``title``) and the language picker, as one screen part. ``dark``
+    says, at every redraw, whether the page has the night's colours (None: the page leaves them alone)."""
+
+    def change(value: Any) -> None:
+        if value in LANGUAGES and value != identity.language:
+            identity.storage["lang"] = value
             ui.navigate.reload()
 
-    picker = ui.select(LANGUAGES, value=identity.language, on_change=change).props(
-        'dense options-dense borderless aria-label="Language"').classes("w-32")
-    testid(picker, "language")
+    def build(d: Draft) -> None:
+        with d.row("w-full items-center justify-between no-wrap"):
+            d.label(title or _("Mafia"), "text-xl font-bold")
+            d.select(LANGUAGES, identity.language, change, "language", cls="w-32", aria_label=_("Language"))
+        if dark is not None:
+            d.dark(dark())
+
+    return Screen(build)
 
 
-def header(_: Translator, identity: BrowserIdentity, title: str | None = None) -> ui.label:
-    """The top bar: the game's name (or ``title``) and the language picker. Returns the title label."""
-    with ui.row().classes("w-full items-center justify-between no-wrap"):
-        label = ui.label(title or _("Mafia")).classes("text-xl font-bold")
-        language_picker(identity)
-    return label
-
-
+@functools.lru_cache(maxsize=256)
 def qr_svg(url: str) -> str:
-    """The QR code of ``url`` as an SVG string we generate ourselves (no player text in it)."""
+    """The QR code of ``url`` as an SVG string we generate ourselves (no player text in it). Made once per
+    link: a lobby shown again after a game draws it on every phone of the room at once."""
     image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2)
     svg = image.to_string(encoding="unicode")
     return svg if isinstance(svg, str) else svg.decode("utf-8")

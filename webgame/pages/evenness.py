@@ -28,7 +28,6 @@ from nicegui import Client, ui
 from nicegui.dependencies import JsComponent
 from nicegui.outbox import Deleted
 
-from webgame.pages.screen import Screen
 from webgame.rooms import Room, Stage
 
 if TYPE_CHECKING:
@@ -46,13 +45,10 @@ _QUIET = frozenset({"tick"})  # the countdown: the same label on every phone
 def attach(page: RoomPage) -> None:
     """Give a page its padding element (call once, when the page is built) and watch its room.
 
-    Every page also holds, hidden, one element of each kind that brings its own script and that only some
-    roles may be shown (the chat's input, a game screen part): so every phone loads the same scripts with its
-    first HTML, and none gets a message (``load_js_components``) or fetches a script at the moment his role
-    first shows him such an element (the mafia's chat box at night)."""
-    with ui.element("div").classes("hidden"):  # the header's language picker brings select.js already
-        ui.input()
-        Screen(lambda _draft: None)
+    Every part of a room page that changes with the game is a ``Screen`` (the header is one too), so every
+    phone has loaded the same scripts with its first HTML, and none gets a message (``load_js_components``)
+    or fetches a script at the moment his role first shows him something (the mafia's chat box at night is
+    nodes of the chat part, not an element of its own)."""
     # The first HTML imports the script of every element it holds, but NiceGUI's outbox does not know it and
     # would announce each again with the first update that carries one: on one phone and not another.
     page.client.outbox._loaded_components.update(  # noqa: SLF001

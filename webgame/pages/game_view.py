@@ -18,9 +18,7 @@ from engine.state import GameState, Phase
 from engine.view import view
 from webgame.i18n import Translator
 from webgame.pages import components, day, evenness, night, outcome, wording
-from webgame.pages.components import testid
 from webgame.pages.screen import Draft, ScreenSection
-from webgame.pages.section import Section
 from webgame.rooms import ChatLine
 
 if TYPE_CHECKING:
@@ -73,14 +71,14 @@ class GameView:
         self.viewer = Viewer("spectator")
         self.keys: dict[str, Any] | None = None  # what each section was last built from (see ``update``)
         # The sections of the screen, each rebuilt on its own (``update``; a pick rebuilds the panel).
-        # Every part but the chat is a ``Screen``: one element whose model the browser draws (webgame.pages.screen).
+        # Every part is a ``Screen``: one element whose model the browser draws (webgame.pages.screen).
         self.title, self.clock_bar = ScreenSection(self._title), ScreenSection(self._clock_bar)
         self.role_card, self.panel = ScreenSection(self._role_card), ScreenSection(self._panel)
         self.status, self.news = ScreenSection(self._status), ScreenSection(self._news)
         self.players, self.chat = ScreenSection(self._players), ScreenSection(self._chat)
-        self.chat_input = Section(self._chat_input)
-        self.chat_target: ui.select | None = None  # the channel picker of the chat's input row
         self.game_id: int | None = None
+        self.chat_sent = 0  # messages this page wrote that the room took (the browser then empties its box)
+        self.saying = False  # a message of this page is on its way to the room
 
     # ------------------------------------------------------------ helpers for the phase modules
 
@@ -150,8 +148,7 @@ class GameView:
             self.status()   # another player's tap redraws only them
         self.news()
         self.players()
-        with self.chat():
-            self.chat_input()
+        self.chat()
         if self.p.get("actions"):
             page.buzz(int(self.p["step"]))
 
@@ -170,8 +167,7 @@ class GameView:
             "news": (p["phase"], p["day"], p.get("events")),  # the sentences are made only when these change
             "players": (p.get("alive"), p.get("roles"), p.get("fouls"), p.get("speaker"), p["phase"],
                         tuple(room.is_connected(seat.token_hash) for seat in room.seating)),
-            "chat": (p.get("chat") or {}).get("read"),
-            "chat_input": (p.get("chat") or {}).get("write"),
+            "chat": ((p.get("chat") or {}).get("read"), (p.get("chat") or {}).get("write")),
         }
 
     def update(self) -> bool:
@@ -187,8 +183,6 @@ class GameView:
         p = view(state, viewer, room.public())
         keys = self.section_keys(p)
         changed = [name for name, key in keys.items() if self.keys.get(name) != key]
-        if "chat_input" in changed and self.retarget_chat(self.keys.get("chat_input"), keys["chat_input"]):
-            changed.remove("chat_input")
         self.p, self.keys = p, keys
         if not changed:
             return True
@@ -319,9 +313,10 @@ class GameView:
                         d.icon("record_voice_over")
 
     def _chat(self, d: Draft) -> None:
-        """The chat this viewer may read; its input row (``_chat_input``) is drawn in the slot."""
+        """The chat this viewer may read, and the box where he writes to the channels he may write to."""
         room, _ = self.page.room, self.page.t
-        readable = self.p.get("chat", {"read": []})["read"]
+        chat = self.p.get("chat", {"read": [], "write": []})
+        readable, writable = chat["read"], list(chat.get("write", []))
         if not readable:
             return
         with d.card("mafia-card"):
@@ -337,47 +332,37 @@ class GameView:
                             author = self.name_of(line.seat) if line.seat else _("Moderator")
                             d.label(author + ":", "font-bold whitespace-nowrap")
                             d.label(line.text, "mafia-wrap")
-            d.slot()
+            if writable:
+                d.chat_box(self.channel_names(writable), self.say, "chat-input", "chat-send", _("Message"), _("Send"),
+                           self.chat_sent)
 
-    def _chat_input(self) -> None:
-        """Where this viewer writes: NiceGUI's own input (it keeps what he is typing), rebuilt only when the
-        channels he may write to change."""
-        page, room, _ = self.page, self.page.room, self.page.t
-        writable = list(self.p.get("chat", {"write": []})["write"])
-        if not writable:
+    async def say(self, value: Any) -> None:
+        """The chat box's message: ``{channel, text}`` as the browser sends it (anything else does nothing)."""
+        if not isinstance(value, dict):
             return
-        target = ui.select(self.channel_names(writable), value=writable[0]).classes("w-full")
-        target.set_visibility(len(writable) > 1)
-        self.chat_target = target
-        with ui.row().classes("w-full no-wrap"):
-            box = testid(ui.input(placeholder=_("Message")).props("maxlength=300").classes("grow"), "chat-input")
-
-            async def send() -> None:
-                text = box.value or ""
-                if await components.guarded(_, lambda: room.say(page.token_hash, str(target.value), text)):
-                    box.value = ""
-
-            box.on("keydown.enter", send)
-            send_button = testid(ui.button(icon="send", on_click=send), "chat-send")
-            send_button.props["aria-label"] = _("Send")
+        page, writable = self.page, list(self.p.get("chat", {"write": []}).get("write", []))
+        channel, text = value.get("channel"), value.get("text")
+        if not isinstance(text, str) or not writable:
+            return
+        if not isinstance(channel, str):
+            channel = writable[0]
+        self.saying = True
+        try:
+            await components.guarded(page.t, lambda: page.room.say(page.token_hash, channel, text))
+        finally:
+            self.saying = False
 
     def channel_names(self, channels: list[str]) -> dict[str, str]:
         _ = self.page.t
         names = {"room": _("Everyone"), "mafia": _("Mafia team"), "dead": _("The dead")}
         return {channel: names.get(channel, channel) for channel in channels}
 
-    def retarget_chat(self, before: Any, after: Any) -> bool:
-        """The writable channels changed from some to others: the same input row, other options (the text
-        being typed stays). False when the row must be built (or removed) instead."""
-        target = self.chat_target
-        if not before or not after or target is None or target.is_deleted:
-            return False
-        writable = list(after)
-        target.set_options(self.channel_names(writable), value=writable[0])
-        target.set_visibility(len(writable) > 1)
-        return True
-
     def chat_added(self, line: ChatLine) -> None:
-        """A new line: the chat is drawn again if this viewer reads its channel."""
-        if line.channel in self.p.get("chat", {"read": []})["read"]:
+        """A new line: the chat is drawn again if this viewer reads its channel. The line this page has just
+        written empties its box in the same redraw (a refused message stays in the box)."""
+        if self.saying and line.seat == (self.viewer.seat if self.viewer.kind == "seat" else 0):
+            self.saying = False
+            self.chat_sent += 1
+            self.chat.refresh()
+        elif line.channel in self.p.get("chat", {"read": []})["read"]:
             self.chat.refresh()

@@ -28,12 +28,12 @@ class ScreenPage:
         self.url = components.room_url(request, room.code)
         self.client = client
         self.countdown: ui.label | None = None
-        self.dark = ui.dark_mode(True)
 
     def build(self) -> None:
         _ = self.t
         with ui.column().classes("mafia-page mafia-tv"):
-            components.header(_, self.identity, _("Mafia · room {code}").format(code=self.room.code))
+            components.header(_, self.identity, _("Mafia · room {code}").format(code=self.room.code),
+                              dark=lambda: True)  # the TV: white on black, readable across the room
             self.body()
         self.room.subscribe(self)  # the room's clock ticks the countdown (Room.tick)
         self.client.on_delete(lambda: self.room.unsubscribe(self))

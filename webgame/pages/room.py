@@ -20,6 +20,7 @@ from webgame.identity import BrowserIdentity
 from webgame.pages import components, evenness
 from webgame.pages.game_view import GameView
 from webgame.pages.lobby import LobbyView
+from webgame.pages.screen import Screen
 from webgame.pages.section import Section
 from webgame.rooms import ChatLine, Room, Stage
 
@@ -64,7 +65,8 @@ class RoomPage:
         self.wake_lock = False
         self.busy = False
         self.counted_hash: str | None = None
-        self.dark = ui.dark_mode(False)
+        self.night = False  # the night's dark colours (drawn by the header part)
+        self.head: Screen | None = None
         self.lobby = LobbyView(self)
         self.game = GameView(self)
         self.pad: ui.element | None = None
@@ -75,7 +77,8 @@ class RoomPage:
     def build(self) -> None:
         _ = self.t
         with ui.column().classes("mafia-page"):
-            components.header(_, self.identity, _("Mafia · room {code}").format(code=self.room.code))
+            self.head = components.header(_, self.identity, _("Mafia · room {code}").format(code=self.room.code),
+                                          dark=lambda: self.night)
             self.body()
         evenness.attach(self)  # every seat's phone gets the same bytes at the same moments (webgame.pages.evenness)
         self.room.subscribe(self)  # changes of the room reach this page (room_changed, chat_added)
@@ -85,7 +88,7 @@ class RoomPage:
 
     def _body(self) -> None:
         if self.room.stage is Stage.LOBBY:
-            self.dark.value = False
+            self._darken(False)
             self._wake(False)
             self.lobby.render()
         else:
@@ -148,8 +151,14 @@ class RoomPage:
             self.client.run_javascript(f"window.mafiaWakeLock && window.mafiaWakeLock({'true' if on else 'false'})")
 
     def in_game(self, phase: str) -> None:
-        self.dark.value = phase == Phase.NIGHT
+        self._darken(phase == Phase.NIGHT)
         self._wake(phase != Phase.ENDED)
+
+    def _darken(self, night: bool) -> None:
+        if night != self.night:
+            self.night = night
+            if self.head is not None:
+                self.head.refresh()
 
 
 def register() -> None:

@@ -7,7 +7,10 @@ export default {
   props: { model: { type: String, default: "[]" } },
   emits: ["tap"],
   data() {
-    return { switches: {}, received: performance.now(), now: performance.now(), timer: null };
+    return {
+      switches: {}, received: performance.now(), now: performance.now(), timer: null,
+      texts: {}, channels: {}, sent: {},
+    };
   },
   computed: {
     nodes() {
@@ -23,12 +26,58 @@ export default {
     model() {
       this.switches = {};
       this.received = this.now = performance.now();
+      this.follow();
     },
+  },
+  mounted() {
+    this.follow();
   },
   beforeUnmount() {
     if (this.timer !== null) clearInterval(this.timer);
   },
   methods: {
+    follow() {
+      // What a new model asks of the page itself: dark or light colours; an empty chat box once its message
+      // was taken (its counter grew).
+      for (const node of this.nodes) {
+        if (node.t === "dark" && this.$q && this.$q.dark) this.$q.dark.set(!!node.on);
+      }
+      const walk = (nodes) => {
+        for (const node of nodes) {
+          if (node.t === "chat") {
+            if (node.id in this.sent && node.cl > this.sent[node.id]) this.texts[node.id] = "";
+            this.sent[node.id] = node.cl;
+          }
+          if (node.k) walk(node.k);
+        }
+      };
+      walk(this.nodes);
+    },
+    chat(node, q) {
+      const id = node.id;
+      const options = (node.opts || []).map(([value, label]) => ({ value, label }));
+      const known = options.some((option) => option.value === this.channels[id]);
+      const channel = known ? this.channels[id] : node.v;
+      const send = () => this.tap(id, { channel: channel, text: this.texts[id] || "" });
+      const parts = [];
+      if (options.length > 1) {
+        parts.push(h(q.select, {
+          key: "channel", class: "w-full", modelValue: channel, options, emitValue: true, mapOptions: true,
+          "onUpdate:modelValue": (value) => (this.channels[id] = value),
+        }));
+      }
+      parts.push(h("div", { key: "write", class: "nicegui-row row w-full no-wrap" }, [
+        h(q.input, {
+          class: "grow", placeholder: node.ph, maxlength: 300, modelValue: this.texts[id] || "", "data-testid": id,
+          "onUpdate:modelValue": (value) => (this.texts[id] = value),
+          onKeydown: (event) => {
+            if (event.key === "Enter") send();
+          },
+        }),
+        h(q.btn, { icon: "send", color: "primary", "aria-label": node.a, "data-testid": node.sid, onClick: send }),
+      ]));
+      return h("div", { key: "chat-" + id, class: "nicegui-column w-full" }, parts);
+    },
     tap(id, value) {
       this.$emit("tap", { id: id, value: value === undefined ? null : value });
     },
@@ -97,6 +146,22 @@ export default {
           const text = Math.floor(whole / 60) + ":" + String(whole % 60).padStart(2, "0");
           return h("div", { key, class: cls, "data-testid": id }, text);
         }
+        case "select": {
+          const value = id in this.switches ? this.switches[id] : node.v;
+          return h(q.select, {
+            key, class: cls, modelValue: value, "data-testid": id, "aria-label": node.a, dense: true,
+            optionsDense: true, borderless: true, emitValue: true, mapOptions: true,
+            options: (node.opts || []).map(([value, label]) => ({ value, label })),
+            "onUpdate:modelValue": (value) => {
+              this.switches[id] = value;
+              this.tap(id, value);
+            },
+          });
+        }
+        case "chat":
+          return this.chat(node, q);
+        case "dark":
+          return null;
         case "slot":
           return this.$slots.default ? h("div", { key, class: "mafia-screen" }, this.$slots.default()) : null;
         default:
@@ -114,6 +179,8 @@ export default {
       toggle: resolveComponent("q-btn-toggle"),
       switch: resolveComponent("q-toggle"),
       tooltip: resolveComponent("q-tooltip"),
+      select: resolveComponent("q-select"),
+      input: resolveComponent("q-input"),
     };
     return h("div", { class: "mafia-screen" }, this.nodes.map((node, index) => this.draw(node, index, q)));
   },

@@ -16,9 +16,12 @@ the key of its handler, so a tap on a screen that was redrawn meanwhile still me
 
 from __future__ import annotations
 
+import functools
 import inspect
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from types import CodeType
 from typing import Any
 
 from nicegui import ui
@@ -121,6 +124,31 @@ class Draft:
         """An on/off switch (q-toggle); the browser keeps its position, ``on(value)`` on every change."""
         self._add({"t": "switch", "x": text, "v": bool(value)}, tid)
         self.handlers[tid] = on
+
+    def select(self, options: dict[str, str], value: str, on: Callable[[str], Any], tid: str, cls: str = "",
+               aria_label: str | None = None) -> None:
+        """A drop-down (q-select) of ``options`` (value -> text); ``on(value)`` when another one is picked."""
+        node: Node = {"t": "select", "opts": [[key, text] for key, text in options.items()], "v": value, "c": cls}
+        if aria_label:
+            node["a"] = aria_label
+        self._add(node, tid)
+        self.texts.append(options.get(value, value))
+        self.handlers[tid] = on
+
+    def dark(self, on: bool) -> None:
+        """The page's colours: dark (the night) or light. Drawn by nothing; the browser switches Quasar's mode."""
+        self._add({"t": "dark", "on": 1 if on else 0})
+
+    def chat_box(self, channels: dict[str, str], on: Callable[[Any], Any], tid: str, send_tid: str,
+                 placeholder: str, send_label: str, sent: int) -> None:
+        """Where a player writes: a channel picker (when there is more than one), the text and a send button.
+        The browser keeps what is typed across redraws and sends ``{channel, text}``; it empties the box when
+        ``sent`` grows (the server took the message), so a refused message stays to be sent again."""
+        self._add({"t": "chat", "opts": [[key, text] for key, text in channels.items()], "v": next(iter(channels)),
+                   "ph": placeholder, "a": send_label, "sid": send_tid, "cl": sent}, tid)
+        self.ids[send_tid] = True
+        self.handlers[tid] = on
+        self.handlers[send_tid] = on
 
     # ------------------------------------------------------------ containers
 
@@ -229,6 +257,21 @@ class Screen(ui.element, component="screen.js"):
 
 
 def _takes_value(handler: Handler) -> bool:
+    """Whether a handler wants the tap's value (a positional parameter without a default)."""
+    code = getattr(handler, "__code__", None)
+    if code is None or getattr(handler, "__self__", None) is not None:  # a bound method, a partial, a builtin
+        return _signature_takes_value(handler)
+    return _code_takes_value(code, len(getattr(handler, "__defaults__", None) or ()))
+
+
+@functools.lru_cache(maxsize=1024)
+def _code_takes_value(code: CodeType, defaults: int) -> bool:
+    """The same for a plain function, from its code: cached, the handlers of a part are new lambdas at every
+    redraw but share a few code objects."""
+    return code.co_argcount > defaults or bool(code.co_flags & inspect.CO_VARARGS)
+
+
+def _signature_takes_value(handler: Handler) -> bool:
     try:
         parameters = inspect.signature(handler).parameters.values()
     except (TypeError, ValueError):
@@ -238,16 +281,25 @@ def _takes_value(handler: Handler) -> bool:
 
 
 class ScreenSection:
-    """A ``Screen`` placed once in a page and redrawn in place: the part of ``Section`` for game screens."""
+    """A ``Screen`` placed once in a page and redrawn in place: the part of ``Section`` for game screens.
+
+    It holds its screen weakly: once the page drops the part (the lobby's parts when the game starts), the
+    element, its model and its handlers go with it instead of staying alive for the rest of the page."""
 
     def __init__(self, build: Callable[[Draft], None]) -> None:
         self.build = build
-        self.screen: Screen | None = None
+        self._screen: weakref.ref[Screen] | None = None
+
+    @property
+    def screen(self) -> Screen | None:
+        return self._screen() if self._screen is not None else None
 
     def __call__(self) -> Screen:
-        self.screen = Screen(self.build)
-        return self.screen
+        screen = Screen(self.build)
+        self._screen = weakref.ref(screen)
+        return screen
 
     def refresh(self) -> None:
-        if self.screen is not None:
-            self.screen.refresh()
+        screen = self.screen
+        if screen is not None:
+            screen.refresh()
