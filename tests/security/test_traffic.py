@@ -104,9 +104,11 @@ async def test_the_padding_is_invisible_and_blank(create_user: Callable[[], User
         assert phone.user.client is not None
         pads = [e for e in phone.user.client.elements.values() if evenness.PAD_PROP in e.props]
         assert len(pads) == 1
-        pad = pads[0]
-        assert "hidden" in pad.classes and not pad.default_slot.children and not pad._to_dict().get("text")
+        pad = pads[0]  # the page's column: the padding is a data attribute, which the browser never shows
+        assert evenness.PAD_PROP.startswith("data-") and not pad._to_dict().get("text")
         assert set(str(pad.props[evenness.PAD_PROP])) <= {" "}
+        page = next(s for s in table.room.subscribers if getattr(s, "client", None) is phone.user.client)
+        assert page.pad is pad and page.body.container is pad  # never rebuilt: it carries the padding
 
 
 def test_the_server_does_not_compress_game_state(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,7 +6,8 @@ their chat), he knows the mafia. So after every change of a room, every seat's p
 something is padded to the size of the largest one of its group (the living, the dead), and a page with
 nothing to send gets a message of that size too: one message each, same bytes, same moment.
 
-The padding is one invisible element per page (``PAD_PROP`` filled with spaces), outside the rebuilt parts.
+The padding is an attribute (``PAD_PROP`` filled with spaces) of one element of the page that is never
+rebuilt (the page's column), outside the rebuilt parts.
 It works on the exact bytes NiceGUI serializes, so the transport must not compress them: the app turns
 off the websocket's per-message deflate and the gzip of page HTML (``webgame.app``), otherwise padding
 would be squeezed away and the compressed sizes would differ again.
@@ -42,8 +43,9 @@ STEP_BYTES = 4096  # an answer bigger than its budget is padded to a multiple of
 _QUIET = frozenset({"tick"})  # the countdown: the same label on every phone
 
 
-def attach(page: RoomPage) -> None:
-    """Give a page its padding element (call once, when the page is built) and watch its room.
+def attach(page: RoomPage, carrier: ui.element) -> None:
+    """Make ``carrier`` (an element of the page that is never rebuilt) the page's padding and watch its room
+    (call once, when the page is built).
 
     Every part of a room page that changes with the game is a ``Screen`` (the header is one too), so every
     phone has loaded the same scripts with its first HTML, and none gets a message (``load_js_components``)
@@ -54,7 +56,7 @@ def attach(page: RoomPage) -> None:
     page.client.outbox._loaded_components.update(  # noqa: SLF001
         element.component.name for element in list(page.client.elements.values())
         if isinstance(element.component, JsComponent))
-    page.pad = ui.element("div").classes("hidden")
+    page.pad = carrier
     page.pad.props[PAD_PROP] = ""
     room = page.room
     if even_out not in room.after_notify:

@@ -72,7 +72,7 @@ class GameView:
         self.keys: dict[str, Any] | None = None  # what each section was last built from (see ``update``)
         # The sections of the screen, each rebuilt on its own (``update``; a pick rebuilds the panel).
         # Every part is a ``Screen``: one element whose model the browser draws (webgame.pages.screen).
-        self.title, self.clock_bar = ScreenSection(self._title), ScreenSection(self._clock_bar)
+        self.title = ScreenSection(self._title)
         self.role_card, self.panel = ScreenSection(self._role_card), ScreenSection(self._panel)
         self.status, self.news = ScreenSection(self._status), ScreenSection(self._news)
         self.players, self.chat = ScreenSection(self._players), ScreenSection(self._chat)
@@ -136,8 +136,7 @@ class GameView:
         self.p = view(state, self.viewer, room.public())
         self.keys, self.game_id = self.section_keys(self.p), room.game_id
         page.in_game(self.p["phase"])
-        with self.title():  # the phase and the countdown; the host's clock buttons in its slot
-            self.clock_bar()
+        self.title()  # the phase and the countdown; the host's clock buttons
         if self.viewer.kind == "spectator":
             ui.label(_("You are watching this game.")).classes("mafia-muted")
         elif self.viewer.kind == "moderator":
@@ -159,8 +158,8 @@ class GameView:
         room's public presence dots): a section is rebuilt only when its key changes."""
         room, me = self.page.room, p.get("me")
         return {
-            "title": (p["phase"], p["day"], room.stage, room.deadline, room.paused_remaining),
-            "clock_bar": (room.is_host(self.page.token_hash), room.stage, room.paused, p["step"]),
+            "title": (p["phase"], p["day"], room.stage, room.deadline, room.paused_remaining,
+                      (room.paused, p["step"]) if room.is_host(self.page.token_hash) else None),
             "role_card": (me and me["seat"], me and me["role"], p.get("roles"), p.get("teams")),
             "panel": {key: value for key, value in p.items() if key not in ("events", "chat", *STATUS_KEYS)},
             "status": (p["phase"], len(p.get("alive", [])), *(p.get(key) for key in STATUS_KEYS)),
@@ -201,7 +200,7 @@ class GameView:
             if remaining is not None and self.p["phase"] != "ended":
                 d.clock(components.countdown_text(page.t, room), None if room.paused else remaining,
                         "mafia-countdown", "countdown")
-            d.slot()  # the host's clock bar
+            self._clock_bar(d)  # the host's clock buttons
 
     def _clock_bar(self, d: Draft) -> None:
         page, room = self.page, self.page.room

@@ -69,24 +69,26 @@ class RoomPage:
         self.head: Screen | None = None
         self.lobby = LobbyView(self)
         self.game = GameView(self)
-        self.pad: ui.element | None = None
+        self.pad: ui.element | None = None  # the element that carries the padding (webgame.pages.evenness)
         self.body = Section(self._body)  # per page (see webgame.pages.section)
 
     # ------------------------------------------------------------ building
 
     def build(self) -> None:
-        _ = self.t
-        with ui.column().classes("mafia-page"):
-            self.head = components.header(_, self.identity, _("Mafia · room {code}").format(code=self.room.code),
-                                          dark=lambda: self.night)
-            self.body()
-        evenness.attach(self)  # every seat's phone gets the same bytes at the same moments (webgame.pages.evenness)
+        frame = ui.column().classes("mafia-page")
+        # The page's column is the body's container and carries the padding (elements cost memory on every
+        # phone, so there are few).
+        self.body(frame)
+        evenness.attach(self, frame)  # every seat's phone gets the same bytes at the same moments
         self.room.subscribe(self)  # changes of the room reach this page (room_changed, chat_added)
         self.client.on_connect(self._connected)
         self.client.on_disconnect(self._disconnected)
         self.client.on_delete(self._deleted)
 
     def _body(self) -> None:
+        _ = self.t
+        self.head = components.header(_, self.identity, _("Mafia · room {code}").format(code=self.room.code),
+                                      dark=lambda: self.night)
         if self.room.stage is Stage.LOBBY:
             self._darken(False)
             self._wake(False)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import json
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -39,7 +40,6 @@ class Draft:
         self.nodes: list[Node] = []
         self._stack: list[list[Node]] = [self.nodes]
         self.handlers: dict[str, Handler] = {}
-        self.texts: list[str] = []  # what the part displays (for NiceGUI's simulated user, ``should_see``)
         self.ids: dict[str, bool] = {}  # the tid of every node -> enabled
 
     # ------------------------------------------------------------ leaves
@@ -48,9 +48,6 @@ class Draft:
         if tid is not None:
             node["id"] = tid
             self.ids[tid] = enabled
-        text = node.get("x")
-        if isinstance(text, str) and text:
-            self.texts.append(text)
         self._stack[-1].append(node)
         return node
 
@@ -83,7 +80,6 @@ class Draft:
             node["col"] = color
         if tip:
             node["tip"] = tip
-            self.texts.append(tip)
         if aria_label or tip:
             node["a"] = aria_label or tip
         self._add(node, tid, enabled)
@@ -117,7 +113,6 @@ class Draft:
     def toggle(self, options: dict[str, str], value: str, on: Callable[[str], Any], tid: str, cls: str = "") -> None:
         """Exclusive choice among a few options (q-btn-toggle); ``on(value)`` when another one is tapped."""
         self._add({"t": "toggle", "opts": [[key, text] for key, text in options.items()], "v": value, "c": cls}, tid)
-        self.texts.extend(options.values())
         self.handlers[tid] = on
 
     def switch(self, text: str, value: bool, on: Callable[[bool], Any], tid: str) -> None:
@@ -132,7 +127,6 @@ class Draft:
         if aria_label:
             node["a"] = aria_label
         self._add(node, tid)
-        self.texts.append(options.get(value, value))
         self.handlers[tid] = on
 
     def dark(self, on: bool) -> None:
@@ -176,13 +170,16 @@ class Draft:
 
     def expansion(self, title: str, opened: bool, cls: str = "") -> Any:
         """A part that folds; it starts ``opened`` (again whenever that changes), then the player decides."""
-        self.texts.append(title)
         return self._box({"t": "exp", "x": title, "o": 1 if opened else 0, "c": cls})
 
     # ------------------------------------------------------------ the result
 
     def model(self) -> str:
         return dumps(self.nodes)
+
+    @property
+    def texts(self) -> list[str]:
+        return model_texts(self.nodes)
 
 
 class Screen(ui.element, component="screen.js"):
@@ -194,7 +191,6 @@ class Screen(ui.element, component="screen.js"):
         self.build = build
         self.handlers: dict[str, Handler] = {}
         self.node_ids: dict[str, bool] = {}
-        self.texts: list[str] = []
         self._props["model"] = "[]"
         self.on("tap", self._tapped)
         self._events: list[dict[str, Any]] = [listener.to_dict() for listener in self._event_listeners.values()]
@@ -222,8 +218,7 @@ class Screen(ui.element, component="screen.js"):
         draft = Draft()
         self.build(draft)
         model = draft.model()
-        self.handlers, self.node_ids, self.texts = draft.handlers, draft.ids, draft.texts
-        self._markers = list(draft.ids)
+        self.handlers, self.node_ids = draft.handlers, draft.ids
         if model == self._props["model"]:
             return False
         self._props["model"] = model
@@ -252,8 +247,41 @@ class Screen(ui.element, component="screen.js"):
             return
         await self.tap(args["id"], args.get("value"))
 
+    @property
+    def texts(self) -> list[str]:
+        """What the part displays (for NiceGUI's simulated user, ``should_see``), read from its model: not kept
+        beside it (every text would be held twice on every page)."""
+        return model_texts(json.loads(self._props["model"]))
+
+    @property
+    def _markers(self) -> list[str]:
+        """The node ids, as NiceGUI's markers (``ElementFilter(marker=...)`` in the simulated-user tests)."""
+        return list(self.__dict__.get("node_ids", ()))
+
+    @_markers.setter
+    def _markers(self, value: list[str]) -> None:
+        pass  # Element.__init__ sets an empty list; a part's markers are its node ids
+
     def _displayed_contents(self, *, only_visible: bool) -> list[Any]:
-        return list(self.texts)
+        return self.texts
+
+
+def model_texts(nodes: list[Node]) -> list[str]:
+    """The texts a model shows, in order: labels, buttons, badges, titles, tooltips, a toggle's options, a
+    select's chosen option."""
+    found: list[str] = []
+    for node in nodes:
+        text = node.get("x")
+        if isinstance(text, str) and text:
+            found.append(text)
+        if isinstance(node.get("tip"), str):
+            found.append(node["tip"])
+        if node.get("t") == "toggle":
+            found.extend(str(option[1]) for option in node.get("opts", ()))
+        elif node.get("t") == "select":
+            found.extend(str(option[1]) for option in node.get("opts", ()) if option[0] == node.get("v"))
+        found.extend(model_texts(node.get("k", ())))
+    return found
 
 
 def _takes_value(handler: Handler) -> bool:

@@ -12,17 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from nicegui.element import Element
 from nicegui.functions.refreshable import RefreshableContainer
 
 
 class Section:
     def __init__(self, build: Callable[[], None]) -> None:
         self.build = build
-        self.container: RefreshableContainer | None = None
+        self.container: Element | None = None
 
-    def __call__(self) -> None:
-        """Build the section here (in the current slot); later refreshes rebuild it in place."""
-        self.container = RefreshableContainer()
+    def __call__(self, container: Element | None = None) -> None:
+        """Build the section here (in the current slot), or into ``container`` (an element that holds nothing
+        else: one element fewer per page); later refreshes clear and rebuild it in place."""
+        self.container = container if container is not None else RefreshableContainer()
         with self.container:
             self.build()
 
