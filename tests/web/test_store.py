@@ -11,12 +11,13 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
+from tortoise import timezone
 from tortoise.context import TortoiseContext
 from tortoise.migrations.autodetector import MigrationAutodetector
 
-from webgame import store
+from webgame import sqlite_log, store
 from webgame.db import apply_migrations, open_database, register_database, tortoise_config
-from webgame.models import Room, RoomStatus, Seat
+from webgame.models import ActionRecord, Room, RoomStatus, Seat
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "webgame" / "migrations"
 
@@ -130,7 +131,25 @@ async def test_start_game_numbers_games_and_marks_the_room_playing(db: Path) -> 
     assert await store.latest_game(room.id) == second
 
 
-async def test_actions_load_in_the_order_they_were_appended(db: Path) -> None:
+@pytest.fixture(params=["one trip", "orm"])
+def log_writer(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Both ways of writing the action log keep its contract: SQLite's one trip to the database thread
+    (``webgame.sqlite_log``) and the ORM's transaction (PostgreSQL's way)."""
+    if request.param == "orm":
+        monkeypatch.setattr(sqlite_log, "client", lambda: None)
+    return str(request.param)
+
+
+async def test_the_sqlite_log_takes_one_trip_and_reads_back_through_the_orm(db: Path) -> None:
+    assert sqlite_log.client() is not None  # the app's default database takes the short way
+    game = await new_game(await store.create_room(rules="uz"))
+    await store.append_action(game.id, 0, {"type": "vote", "seat": 1, "target": None, "text": "ш\"'"})
+    record = await ActionRecord.get(game_id=game.id, index=0)
+    assert record.payload == {"type": "vote", "seat": 1, "target": None, "text": "ш\"'"}
+    assert record.created_at.tzinfo is not None and abs(record.created_at - timezone.now()).total_seconds() < 60
+
+
+async def test_actions_load_in_the_order_they_were_appended(db: Path, log_writer: str) -> None:
     game = await new_game(await store.create_room(rules="uz"))
     payloads = [{"type": "vote", "seat": i % 3, "target": (i + 1) % 3, "n": i} for i in range(25)]
     for index, payload in enumerate(payloads):
@@ -140,7 +159,7 @@ async def test_actions_load_in_the_order_they_were_appended(db: Path) -> None:
     assert (await store.get_game(game.id)).step == 25
 
 
-async def test_a_duplicate_or_skipped_index_is_refused_and_writes_nothing(db: Path) -> None:
+async def test_a_duplicate_or_skipped_index_is_refused_and_writes_nothing(db: Path, log_writer: str) -> None:
     game = await new_game(await store.create_room(rules="uk"))
     await store.append_action(game.id, 0, {"type": "first"})
 
@@ -156,7 +175,16 @@ async def test_a_duplicate_or_skipped_index_is_refused_and_writes_nothing(db: Pa
     assert (await store.get_game(game.id)).step == 1
 
 
-async def test_concurrent_appends_at_one_index_let_exactly_one_through(db: Path) -> None:
+async def test_a_row_written_behind_the_logs_back_is_a_conflict(db: Path, log_writer: str) -> None:
+    game = await new_game(await store.create_room(rules="uz"))
+    await ActionRecord.create(game_id=game.id, index=0, payload={"type": "sneaked"})  # the step still says 0
+    with pytest.raises(store.ActionIndexConflict):
+        await store.append_action(game.id, 0, {"type": "first"})
+    assert await store.load_actions(game.id) == [{"type": "sneaked"}]
+    assert (await store.get_game(game.id)).step == 0  # nothing of the refused write stayed
+
+
+async def test_concurrent_appends_at_one_index_let_exactly_one_through(db: Path, log_writer: str) -> None:
     game = await new_game(await store.create_room(rules="uz"))
     results = await asyncio.gather(
         *(store.append_action(game.id, 0, {"writer": i}) for i in range(5)), return_exceptions=True
