@@ -16,7 +16,7 @@ from pathlib import Path
 from fastapi.responses import PlainTextResponse
 from nicegui import app, background_tasks, ui
 
-from webgame import bench_hook, transport
+from webgame import bench_hook, framework, transport
 from webgame.clock import Clock
 from webgame.db import register_database
 from webgame.identity import storage_secret
@@ -97,6 +97,7 @@ def setup() -> None:
     results_screen.register()
     app.on_startup(_start_rooms)
     transport.uncompressed_socket()
+    framework.install()  # NiceGUI's per-element signature checks, remembered (webgame.framework)
 
 
 def run() -> None:

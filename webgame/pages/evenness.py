@@ -102,7 +102,8 @@ def _pad_to_largest(pages: list[Any]) -> None:
 
 
 def _set_pad(page: Any, count: int) -> None:
-    page.pad.props[PAD_PROP] = " " * max(0, count)
+    # Set without the props' change handler (which would queue the update once more): one update, here.
+    dict.__setitem__(page.pad.props, PAD_PROP, " " * max(0, count))
     page.pad.update()
 
 
