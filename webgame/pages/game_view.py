@@ -72,10 +72,12 @@ class GameView:
         self.keys: dict[str, Any] | None = None  # what each section was last built from (see ``update``)
         # The sections of the screen, each rebuilt on its own (``update``; a pick rebuilds the panel).
         # Every part is a ``Screen``: one element whose model the browser draws (webgame.pages.screen).
-        self.title = ScreenSection(self._title)
-        self.role_card, self.panel = ScreenSection(self._role_card), ScreenSection(self._panel)
-        self.status, self.news = ScreenSection(self._status), ScreenSection(self._news)
-        self.players, self.chat = ScreenSection(self._players), ScreenSection(self._chat)
+        # Few parts, because every element costs memory on every phone (docs/PERFORMANCE.md): the title carries
+        # the role card, the news carry the players.
+        self.title, self.panel = ScreenSection(self._heading), ScreenSection(self._panel)
+        self.status, self.record = ScreenSection(self._status), ScreenSection(self._record)
+        self.chat = ScreenSection(self._chat)
+        self._news_made: tuple[Any, tuple[list[str], list[str]]] | None = None  # sentences, made once per key
         self.game_id: int | None = None
         self.chat_sent = 0  # messages this page wrote that the room took (the browser then empties its box)
         self.saying = False  # a message of this page is on its way to the room
@@ -136,17 +138,14 @@ class GameView:
         self.p = view(state, self.viewer, room.public())
         self.keys, self.game_id = self.section_keys(self.p), room.game_id
         page.in_game(self.p["phase"])
-        self.title()  # the phase and the countdown; the host's clock buttons
+        self.title()  # the phase and the countdown; the host's clock buttons; a seat's role card
         if self.viewer.kind == "spectator":
             ui.label(_("You are watching this game.")).classes("mafia-muted")
         elif self.viewer.kind == "moderator":
             ui.label(_("You are the moderator: you see every role.")).classes("mafia-muted")
-        if self.me is not None:
-            self.role_card()
         with self.panel():  # the counts of the step are their own part, drawn where the panel has its slot:
             self.status()   # another player's tap redraws only them
-        self.news()
-        self.players()
+        self.record()  # the news, then the players
         self.chat()
         if self.p.get("actions"):
             page.buzz(int(self.p["step"]))
@@ -159,13 +158,12 @@ class GameView:
         room, me = self.page.room, p.get("me")
         return {
             "title": (p["phase"], p["day"], room.stage, room.deadline, room.paused_remaining,
-                      (room.paused, p["step"]) if room.is_host(self.page.token_hash) else None),
-            "role_card": (me and me["seat"], me and me["role"], p.get("roles"), p.get("teams")),
+                      (room.paused, p["step"]) if room.is_host(self.page.token_hash) else None,
+                      me and me["seat"], me and me["role"], p.get("roles"), p.get("teams")),  # the role card
             "panel": {key: value for key, value in p.items() if key not in ("events", "chat", *STATUS_KEYS)},
             "status": (p["phase"], len(p.get("alive", [])), *(p.get(key) for key in STATUS_KEYS)),
-            "news": (p["phase"], p["day"], p.get("events")),  # the sentences are made only when these change
-            "players": (p.get("alive"), p.get("roles"), p.get("fouls"), p.get("speaker"), p["phase"],
-                        tuple(room.is_connected(seat.token_hash) for seat in room.seating)),
+            "record": (self.news_key(p), p.get("alive"), p.get("roles"), p.get("fouls"), p.get("speaker"),
+                       tuple(room.is_connected(seat.token_hash) for seat in room.seating)),  # news, players
             "chat": ((p.get("chat") or {}).get("read"), (p.get("chat") or {}).get("write")),
         }
 
@@ -227,7 +225,7 @@ class GameView:
 
         def toggle() -> None:
             self.page.role_shown = not self.page.role_shown
-            self.role_card.refresh()
+            self.title.refresh()
             evenness.pad_alone(self.page, evenness.ROLE_CARD_BYTES)  # its size does not tell the role
 
         with d.card("mafia-card"):
@@ -271,12 +269,27 @@ class GameView:
         elif phase == "eliminate_all":
             day.yes_count(self, d)
 
+    @staticmethod
+    def news_key(p: dict[str, Any]) -> Any:
+        return p["phase"], p["day"], p.get("events")  # the news sentences are made again only when these change
+
     def news_text(self) -> tuple[list[str], list[str]]:
         room = self.page.room
         if room.state is None:
             return [], []
-        me = self.me["seat"] if self.me else 0
-        return news_lines(self.page.t, room.state, self.viewer, self.name_of, me)
+        key = (self.viewer, room.game_id, self.news_key(self.p))
+        if self._news_made is None or self._news_made[0] != key:
+            me = self.me["seat"] if self.me else 0
+            self._news_made = key, news_lines(self.page.t, room.state, self.viewer, self.name_of, me)
+        return self._news_made[1]
+
+    def _heading(self, d: Draft) -> None:
+        self._title(d)
+        self._role_card(d)
+
+    def _record(self, d: Draft) -> None:
+        self._news(d)
+        self._players(d)
 
     def _news(self, d: Draft) -> None:
         """Announcements and private results of the last night and day, then everything before."""
