@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from typing import Any
@@ -67,3 +68,26 @@ async def test_a_redraw_sends_only_a_changed_model(user: User) -> None:
     count["n"] = 3
     assert screen.draw() is True
     assert "3 players are still choosing." in screen.props["model"]
+
+
+async def test_a_tap_from_the_browser_reaches_the_part_it_was_sent_to(user: User) -> None:
+    """Every part shares one listener (memory on every phone); the event still goes to the tapped part."""
+    taps: list[str] = []
+    screens: list[Screen] = []
+
+    @ui.page("/screen-shared")
+    def page() -> None:
+        for name in ("first", "second"):
+            screens.append(Screen(lambda draft, name=name: draft.button(name, lambda: taps.append(name), "go")))
+
+    await user.open("/screen-shared")
+    first, second = screens
+    assert first._to_dict()["events"] == second._to_dict()["events"]  # noqa: SLF001
+    listener_id = first._to_dict()["events"][0]["listener_id"]  # noqa: SLF001
+    second._handle_event({"listener_id": listener_id, "args": [{"id": "go", "value": None}]})  # noqa: SLF001
+    first._handle_event({"listener_id": listener_id, "args": [{"id": "nothing", "value": None}]})  # noqa: SLF001
+    for _ in range(20):
+        if taps:
+            break
+        await asyncio.sleep(0.01)
+    assert taps == ["second"]

@@ -26,6 +26,7 @@ from types import CodeType
 from typing import Any
 
 from nicegui import ui
+from nicegui.event_listener import EventListener
 from nicegui.events import GenericEventArguments
 from nicegui.json import dumps
 
@@ -192,12 +193,13 @@ class Screen(ui.element, component="screen.js"):
         self.handlers: dict[str, Handler] = {}
         self.node_ids: dict[str, bool] = {}
         self._props["model"] = "[]"
-        self.on("tap", self._tapped)
-        self._events: list[dict[str, Any]] = [listener.to_dict() for listener in self._event_listeners.values()]
+        self._event_listeners[_TAP.id] = _TAP  # one listener shared by every part of every page (see _TAP)
+        self._events = _TAP_EVENTS
         self.draw()
 
     def _to_dict(self) -> dict[str, Any]:
-        """As NiceGUI's, with the one listener's dict made once (it was remade for every update of every part)."""
+        """As NiceGUI's, with the one listener's dict made once for all parts (NiceGUI remakes it for every
+        update of every element)."""
         data: dict[str, Any] = {"tag": self.tag, "props": self._props, "events": self._events}
         if self._classes:
             data["class"] = self._classes
@@ -264,6 +266,21 @@ class Screen(ui.element, component="screen.js"):
 
     def _displayed_contents(self, *, only_visible: bool) -> list[Any]:
         return self.texts
+
+
+async def _tap(event: GenericEventArguments) -> None:
+    if isinstance(event.sender, Screen):
+        await event.sender._tapped(event)  # noqa: SLF001
+
+
+# A part's "tap" listener, shared by every part of every page instead of one per element (memory on every
+# phone, docs/PERFORMANCE.md): NiceGUI hands the handler the element that was tapped (``event.sender``). It
+# keeps no page's request (``request=None``): a handler that read ``app.storage.user`` would fail instead of
+# reading some other browser's; no part's handler reads it (a page reads its identity once, when built).
+_TAP = EventListener(element_id=-1, type="tap", args=None,  # type: ignore[arg-type]  # None, as ``on()`` passes it
+                     handler=_tap, js_handler=None, throttle=0.0, leading_events=True, trailing_events=True,
+                     request=None)
+_TAP_EVENTS: list[dict[str, Any]] = [_TAP.to_dict()]
 
 
 def model_texts(nodes: list[Node]) -> list[str]:
