@@ -174,10 +174,8 @@ class GameRoom(Room):
             await host.first_update_after(start, EFFECT_TIMEOUT)
         for phone, name in zip(self.phones[1:], self.names[1:], strict=True):
             await phone.visit(self.path)
-            await phone.type_into(_need(phone.find("nicegui-input", label="Your name"), "join name"), name)
-            await phone.click(_need(phone.button("Join"), "join button"))
-            await self._until(phone, lambda p: p.find("nicegui-input", label="Your name") is None, "seated",
-                              timeout=SETUP_TIMEOUT)
+            await phone.tap(_need(phone.node_key("join-name"), "join form"), {"text": name})  # typed, then Enter
+            await self._until(phone, lambda p: p.node_key("join-name") is None, "seated", timeout=SETUP_TIMEOUT)
         await self.start()
 
     async def start(self) -> None:

@@ -293,11 +293,11 @@ def run_one(kind: str, rooms: int, players: int, duration: float, think: float, 
         result["setup_failures"] = [f for r in setup for f in r["failures"]][:5]
         result["rss_connected_mb"] = round(rss_mb(server.pid), 1)
         result["kb_per_phone"] = round((result["rss_connected_mb"] - result["rss_idle_mb"]) * 1024 / (rooms * players))
-        if kind == "game":  # what the memory is made of (the route exists only on the bench's own server)
-            with contextlib.suppress(OSError, ValueError):
-                with urllib.request.urlopen(f"{server.base}/_bench/memory", timeout=30) as response:
-                    result["memory"] = json.loads(response.read())
-                result["rss_after_collect_mb"] = round(rss_mb(server.pid), 1)
+        # what the memory is made of (the route exists only on the bench's own servers)
+        with contextlib.suppress(OSError, ValueError):
+            with urllib.request.urlopen(f"{server.base}/_bench/memory", timeout=30) as response:
+                result["memory"] = json.loads(response.read())
+            result["rss_after_collect_mb"] = round(rss_mb(server.pid), 1)
         log(f"[{kind}] playing for {duration:.0f} s")
         cpu0, gen0, (busy0, total0), t0 = cpu_seconds(server.pid), pool.cpu(), machine_busy(), time.time()
         pool.ask("play")

@@ -17,9 +17,6 @@ from typing import Any
 
 from fastapi.responses import JSONResponse
 
-from engine import actions as engine_actions
-from webgame.rooms import registry
-
 ENV_FLAG = "MAFIA_BENCH"
 PATH = "/_bench/game/{code}"
 MEMORY_PATH = "/_bench/memory"
@@ -31,6 +28,9 @@ def enabled() -> bool:
 
 
 def _game(code: str) -> JSONResponse:
+    from engine import actions as engine_actions  # here, so that the floor app can use census() alone
+    from webgame.rooms import registry
+
     room = registry.get(code)
     if room is None:
         return JSONResponse({"error": "no such room"}, status_code=404)
@@ -43,7 +43,7 @@ def _game(code: str) -> JSONResponse:
     return JSONResponse(body)
 
 
-def _memory() -> JSONResponse:
+def census() -> JSONResponse:
     """What the process holds: clients, elements, and the most numerous object types (for docs/PERFORMANCE.md)."""
     from nicegui import Client
 
@@ -56,19 +56,54 @@ def _memory() -> JSONResponse:
                        for element in list(client.elements.values()))
     body: dict[str, Any] = {"clients": len(Client.instances), "elements": elements.most_common(25),
                             "objects": len(objects), "types": counts.most_common(40)}
+    wanted = [name for name in os.environ.get("BENCH_REFERRERS", "").split(",") if name]
+    if wanted:  # BENCH_REFERRERS=Props,dict: what holds the objects of these types (one level up)
+        owners = _dict_owners(objects)
+        holders: dict[str, Counter[str]] = {name: Counter() for name in wanted}
+        for obj in objects:
+            holder = None
+            for referent in gc.get_referents(obj):
+                name = type(referent).__name__
+                if name in holders:
+                    holder = holder or _holder(obj, owners)
+                    holders[name][holder] += 1
+        body["referrers"] = {name: counter.most_common(25) for name, counter in holders.items()}
     del objects
     gc.freeze()
     if tracemalloc.is_tracing():  # PYTHONTRACEMALLOC=1: where the live Python memory was allocated
         snapshot = tracemalloc.take_snapshot()
         body["traced_mb"] = round(tracemalloc.get_traced_memory()[0] / 2**20, 1)
         first = _SNAPSHOTS.setdefault("first", snapshot)  # the first call (an idle server) is the baseline
+        by, top = os.environ.get("BENCH_TRACE_BY", "traceback"), int(os.environ.get("BENCH_TRACE_TOP", "40"))
         body["by_line"] = [[str(stat.traceback), round(stat.size_diff / 1024)]
-                           for stat in snapshot.compare_to(first, os.environ.get("BENCH_TRACE_BY", "traceback"))[:40]]
+                           for stat in snapshot.compare_to(first, by)[:top]]
     return JSONResponse(body)
+
+
+def _holder(obj: Any, owners: dict[int, str]) -> str:
+    """A referrer's type, and for an instance's ``__dict__`` or a frame its owner (who holds what)."""
+    if type(obj).__name__ == "frame":
+        return f"frame {obj.f_code.co_filename.rsplit('/', 2)[-1]}:{obj.f_code.co_name}"
+    if isinstance(obj, dict) and id(obj) in owners:
+        return owners[id(obj)]
+    return type(obj).__name__
+
+
+def _dict_owners(objects: list[Any]) -> dict[int, str]:
+    """id(an instance's ``__dict__``) -> "Type.__dict__"."""
+    owners: dict[int, str] = {}
+    for obj in objects:
+        try:
+            namespace = object.__getattribute__(obj, "__dict__")
+        except (AttributeError, TypeError):
+            continue
+        if isinstance(namespace, dict):
+            owners[id(namespace)] = f"{type(obj).__name__}.__dict__"
+    return owners
 
 
 def register(app: Any) -> None:
     """Add the routes when ``MAFIA_BENCH=1``; otherwise do nothing."""
     if enabled():
         app.add_api_route(PATH, _game, methods=["GET"], include_in_schema=False)
-        app.add_api_route(MEMORY_PATH, _memory, methods=["GET"], include_in_schema=False)
+        app.add_api_route(MEMORY_PATH, census, methods=["GET"], include_in_schema=False)

@@ -110,8 +110,8 @@ async def create_room(user: User, name: str = "Host", rules: str = "uz") -> Room
 
 async def join(user: User, room: Room, name: str) -> None:
     await user.open(f"/r/{room.code}")
-    user.find(marker="join-name").type(name)
-    user.find(marker="join").click()
+    await user.should_see(marker="join-name")
+    tap(user, "join", {"text": name})  # the join form: what is typed goes with the button's tap
     await wait_for(lambda: any(seat.name == name for seat in room.seats))
     await user.should_see(content=name)
 

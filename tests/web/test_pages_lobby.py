@@ -26,8 +26,8 @@ async def test_create_a_room_then_join_it_by_code(create_user) -> None:
     guest.find(marker="join-code").type(" " + room.code.lower()[:2] + " " + room.code.lower()[2:])
     guest.find(marker="join-room").click()
     await guest.should_see(marker="join-name")
-    guest.find(marker="join-name").type("Olena")
-    guest.find(marker="join").click()
+    await guest.should_see("Your name")
+    tap(guest, "join", {"text": "Olena"})  # the form sends what was typed with the tap
     await wait_for(lambda: len(room.seats) == 2)
     await host.should_see(content="Olena")  # the host's lobby updates by itself
     await guest.should_not_see(marker="start")  # only the host starts
@@ -46,18 +46,17 @@ async def test_unknown_codes_and_bad_names_are_refused(create_user) -> None:
     await guest.should_see("A room code has 5 letters and digits, like K7QXM.")
 
     await guest.open(f"/r/{room.code}")
-    guest.find(marker="join").click()
+    tap(guest, "join", {"text": ""})
     await guest.should_see("Please enter your name.")
-    guest.find(marker="join-name").type("x" * 25)
-    guest.find(marker="join").click()
+    tap(guest, "join", {"text": "x" * 25})
     await guest.should_see("A name can have at most 24 characters.")
-    guest.find(marker="join-name").clear().type("HOST")
-    guest.find(marker="join").click()
+    tap(guest, "join-name", {"text": "HOST"})  # Enter in the field
     await guest.should_see("The name HOST is already taken in this room.")
+    tap(guest, "join", {"not": "a name"})  # a forged tap: taken as an empty name
+    await guest.should_see("Please enter your name.")
     assert len(room.seats) == 1
 
-    guest.find(marker="join-name").clear().type("<b onclick=x>Bo</b>")
-    guest.find(marker="join").click()
+    tap(guest, "join", {"text": "<b onclick=x>Bo</b>"})
     await wait_for(lambda: len(room.seats) == 2)
     await host.should_see(content="<b onclick=x>Bo</b>")  # shown as text by a label
 
@@ -67,8 +66,8 @@ async def test_a_full_room_refuses_more_players(create_user) -> None:
     room = await create_room(host, rules="uk")
     await seat_directly(room, [f"P{i}" for i in range(13)])
     await guest.open(f"/r/{room.code}")
-    guest.find(marker="join-name").type("Late")
-    guest.find(marker="join").click()
+    await guest.should_see(marker="join-name")
+    tap(guest, "join", {"text": "Late"})
     await guest.should_see("This room is full: 14 players is the most this rule set allows.")
 
 

@@ -11,6 +11,7 @@ import qrcode
 import qrcode.image.svg
 from nicegui import app, ui
 from starlette.requests import Request
+from starlette.responses import Response
 
 from engine.errors import RuleError
 from webgame import ratelimit
@@ -51,22 +52,26 @@ def page_head() -> None:
 
 def header(_: Translator, identity: BrowserIdentity, title: str | None = None,
            dark: Callable[[], bool] | None = None) -> Screen:
-    """The top bar: the game's name (or ``title``) and the language picker, as one screen part. ``dark``
-    says, at every redraw, whether the page has the night's colours (None: the page leaves them alone)."""
+    """The top bar as a screen part of its own (pages other than a room's phone page, which draws it in its
+    first part: ``header_nodes``)."""
+    return Screen(lambda d: header_nodes(d, _, identity, title, None if dark is None else dark()))
+
+
+def header_nodes(d: Draft, _: Translator, identity: BrowserIdentity, title: str | None = None,
+                 dark: bool | None = None) -> None:
+    """The top bar: the game's name (or ``title``) and the language picker. ``dark``: whether the page has the
+    night's colours (None: the page leaves them alone)."""
 
     def change(value: Any) -> None:
         if value in LANGUAGES and value != identity.language:
             identity.storage["lang"] = value
             ui.navigate.reload()
 
-    def build(d: Draft) -> None:
-        with d.row("w-full items-center justify-between no-wrap"):
-            d.label(title or _("Mafia"), "text-xl font-bold")
-            d.select(LANGUAGES, identity.language, change, "language", cls="w-32", aria_label=_("Language"))
-        if dark is not None:
-            d.dark(dark())
-
-    return Screen(build)
+    with d.row("w-full items-center justify-between no-wrap"):
+        d.label(title or _("Mafia"), "text-xl font-bold")
+        d.select(LANGUAGES, identity.language, change, "language", cls="w-32", aria_label=_("Language"))
+    if dark is not None:
+        d.dark(dark)
 
 
 @functools.lru_cache(maxsize=256)
@@ -80,6 +85,23 @@ def qr_svg(url: str) -> str:
 
 def room_qr(url: str) -> None:
     ui.html(qr_svg(url)).classes("mafia-qr")
+
+
+QR_PATH = "/qr/{code}"  # a room's QR code as an image of its own (the phones' lobby; the TV inlines it)
+
+
+def qr_path(code: str) -> str:
+    return QR_PATH.format(code=code)
+
+
+def qr_image(request: Request, code: str) -> Response:
+    """``/qr/CODE``: the QR code of a room that this server has in memory (a phone's lobby has just loaded
+    it), cached by the browser. Other codes: 404, without a database lookup."""
+    room = registry.get(code)
+    if room is None:
+        return Response(status_code=404)
+    return Response(qr_svg(room_url(request, room.code)), media_type="image/svg+xml",
+                    headers={"Cache-Control": "private, max-age=86400"})
 
 
 def room_url(request: Request, code: str) -> str:

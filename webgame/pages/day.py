@@ -69,7 +69,7 @@ def _vote(view: GameView, d: Draft) -> None:
 
         def pick(target: int) -> None:
             choice.target = target
-            view.panel.refresh()
+            view.page.second.refresh()
 
         view.target_grid(d, shown, targets, choice.target, pick, mark="vote")
         with d.row("w-full gap-2 mafia-actions"):
@@ -155,7 +155,7 @@ def _speech(view: GameView, d: Draft) -> None:
 
         def pick(target: int) -> None:
             choice.target = target
-            view.panel.refresh()
+            view.page.second.refresh()
 
         view.target_grid(d, [int(s) for s in p.get("alive", [])], targets, choice.target, pick, mark="nominate")
         if choice.target in targets:
@@ -202,7 +202,7 @@ def moderator_panel(view: GameView, d: Draft) -> None:
 
         def pick(target: int) -> None:
             choice.act, choice.target = "foul", target
-            view.panel.refresh()
+            view.page.second.refresh()
 
         selected = choice.target if choice.act == "foul" else None
         view.target_grid(d, targets, targets, selected, pick, mark="foul")

@@ -10,15 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from nicegui import ui
-
 from engine.actions import Action
 from engine.knowledge import Viewer, visible_events
 from engine.state import GameState, Phase
 from engine.view import view
 from webgame.i18n import Translator
 from webgame.pages import components, day, evenness, night, outcome, wording
-from webgame.pages.screen import Draft, ScreenSection
+from webgame.pages.screen import Draft
 from webgame.rooms import ChatLine
 
 if TYPE_CHECKING:
@@ -69,14 +67,11 @@ class GameView:
         self.page = page
         self.p: dict[str, Any] = {}
         self.viewer = Viewer("spectator")
-        self.keys: dict[str, Any] | None = None  # what each section was last built from (see ``update``)
-        # The sections of the screen, each rebuilt on its own (``update``; a pick rebuilds the panel).
-        # Every part is a ``Screen``: one element whose model the browser draws (webgame.pages.screen).
-        # Few parts, because every element costs memory on every phone (docs/PERFORMANCE.md): the title carries
-        # the role card, the news carry the players.
-        self.title, self.panel = ScreenSection(self._heading), ScreenSection(self._panel)
-        self.status, self.record = ScreenSection(self._status), ScreenSection(self._record)
-        self.chat = ScreenSection(self._chat)
+        self.keys: dict[str, Any] | None = None  # what each part was last drawn from (see ``update``)
+        # The game draws in the page's parts (``RoomPage``), each redrawn on its own (``update``; a pick redraws
+        # the panel): the heading (phase, countdown, the host's clock buttons, a seat's role card) in the first,
+        # the panel in the second (the step's counts are the ``status`` part in its slot), the news and the
+        # players in the third, the chat in the fourth.
         self._news_made: tuple[Any, tuple[list[str], list[str]]] | None = None  # sentences, made once per key
         self.game_id: int | None = None
         self.chat_sent = 0  # messages this page wrote that the room took (the browser then empties its box)
@@ -128,27 +123,30 @@ class GameView:
 
     # ------------------------------------------------------------ rendering
 
-    def render(self) -> None:
+    def prepare(self) -> bool:
+        """Read this viewer's projection before the parts are drawn (a new game, a reload, a new seat); False
+        when there is no game to show."""
         page, room = self.page, self.page.room
         state = room.state
         if state is None:
-            return
-        _ = page.t
+            self.p, self.keys = {}, None
+            return False
         self.viewer = room.viewer(page.token_hash)
         self.p = view(state, self.viewer, room.public())
         self.keys, self.game_id = self.section_keys(self.p), room.game_id
         page.in_game(self.p["phase"])
-        self.title()  # the phase and the countdown; the host's clock buttons; a seat's role card
-        if self.viewer.kind == "spectator":
-            ui.label(_("You are watching this game.")).classes("mafia-muted")
-        elif self.viewer.kind == "moderator":
-            ui.label(_("You are the moderator: you see every role.")).classes("mafia-muted")
-        with self.panel():  # the counts of the step are their own part, drawn where the panel has its slot:
-            self.status()   # another player's tap redraws only them
-        self.record()  # the news, then the players
-        self.chat()
+        return True
+
+    def buzz(self) -> None:
+        """The phone vibrates when this viewer has something to do at a new step."""
         if self.p.get("actions"):
-            page.buzz(int(self.p["step"]))
+            self.page.buzz(int(self.p["step"]))
+
+    def part(self, name: str) -> Any:
+        """The page's part that draws the section ``name`` of ``section_keys``."""
+        page = self.page
+        return {"title": page.first, "panel": page.second, "status": page.status, "record": page.third,
+                "chat": page.fourth}[name]
 
     # ------------------------------------------------------------ updating what changed
 
@@ -185,9 +183,8 @@ class GameView:
             return True
         page.in_game(p["phase"])
         for name in changed:
-            getattr(self, name).refresh()
-        if p.get("actions"):
-            page.buzz(int(p["step"]))
+            self.part(name).refresh()
+        self.buzz()
         return True
 
     def _title(self, d: Draft) -> None:
@@ -225,7 +222,7 @@ class GameView:
 
         def toggle() -> None:
             self.page.role_shown = not self.page.role_shown
-            self.title.refresh()
+            self.page.first.refresh()
             evenness.pad_alone(self.page, evenness.ROLE_CARD_BYTES)  # its size does not tell the role
 
         with d.card("mafia-card"):
@@ -246,7 +243,8 @@ class GameView:
                                                        role=wording.role_name(_, rules, other)), tid="known")
             d.button(_("Hide my role"), toggle, "hide-role", cls="w-full mafia-target", icon="visibility_off")
 
-    def _panel(self, d: Draft) -> None:
+    def panel(self, d: Draft) -> None:
+        """The second part: what this viewer does at this step (its counts in the ``status`` part, in the slot)."""
         phase = self.p["phase"]
         if phase == "ended":
             outcome.render(self, d)
@@ -257,9 +255,9 @@ class GameView:
         if self.viewer.kind == "moderator" and self.action("foul"):
             day.moderator_panel(self, d)
 
-    def _status(self, d: Draft) -> None:
+    def status(self, d: Draft) -> None:
         """The counts of the current step (who is still choosing, ready, the tally): their own part."""
-        phase = self.p["phase"]
+        phase = self.p.get("phase")
         if phase == "night":
             night.waiting(self, d)
         elif phase == "vote":
@@ -283,11 +281,19 @@ class GameView:
             self._news_made = key, news_lines(self.page.t, room.state, self.viewer, self.name_of, me)
         return self._news_made[1]
 
-    def _heading(self, d: Draft) -> None:
+    def heading(self, d: Draft) -> None:
+        """The first part (after the header): the phase and countdown, a seat's role card, what a moderator or
+        a spectator is."""
+        _ = self.page.t
         self._title(d)
         self._role_card(d)
+        if self.viewer.kind == "spectator":
+            d.label(_("You are watching this game."), "mafia-muted")
+        elif self.viewer.kind == "moderator":
+            d.label(_("You are the moderator: you see every role."), "mafia-muted")
 
-    def _record(self, d: Draft) -> None:
+    def record(self, d: Draft) -> None:
+        """The third part: the news, then the players."""
         self._news(d)
         self._players(d)
 
@@ -324,8 +330,9 @@ class GameView:
                     if seat == p.get("speaker"):
                         d.icon("record_voice_over")
 
-    def _chat(self, d: Draft) -> None:
-        """The chat this viewer may read, and the box where he writes to the channels he may write to."""
+    def chat(self, d: Draft) -> None:
+        """The fourth part: the chat this viewer may read, and the box where he writes to the channels he may
+        write to."""
         room, _ = self.page.room, self.page.t
         chat = self.p.get("chat", {"read": [], "write": []})
         readable, writable = chat["read"], list(chat.get("write", []))
@@ -375,6 +382,6 @@ class GameView:
         if self.saying and line.seat == (self.viewer.seat if self.viewer.kind == "seat" else 0):
             self.saying = False
             self.chat_sent += 1
-            self.chat.refresh()
+            self.page.fourth.refresh()
         elif line.channel in self.p.get("chat", {"read": []})["read"]:
-            self.chat.refresh()
+            self.page.fourth.refresh()

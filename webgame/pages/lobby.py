@@ -16,7 +16,7 @@ from engine.options import OPTION_TABLES, OptionSpec
 from webgame import ratelimit, store
 from webgame.pages import components, wording
 from webgame.pages.components import testid
-from webgame.pages.screen import Draft, ScreenSection
+from webgame.pages.screen import Draft
 from webgame.rooms import RULE_SETS
 
 if TYPE_CHECKING:
@@ -24,78 +24,82 @@ if TYPE_CHECKING:
 
 
 class LobbyView:
+    """What the lobby draws in the page's parts (``RoomPage``: the same elements show the game later)."""
+
     def __init__(self, page: RoomPage) -> None:
         self.page = page
-        # Screen parts (webgame.pages.screen), redrawn by ``changed``: one element each, sent only when changed.
-        self.seats, self.settings_summary = ScreenSection(self._seats), ScreenSection(self._settings_summary)
-        self.role_preview, self.start_bar = ScreenSection(self._role_preview), ScreenSection(self._start_bar)
 
     @property
     def is_host(self) -> bool:
         return self.page.room.is_host(self.page.token_hash)
 
-    def render(self) -> None:
-        _, room = self.page.t, self.page.room
-        seat = room.seat_by_hash(self.page.token_hash)
-        with ui.card().classes("mafia-card items-center"):
-            ui.label(_("Room code")).classes("mafia-muted")
-            ui.label(room.code).classes("mafia-big tracking-widest")
-            components.room_qr(self.page.url)
-            ui.label(self.page.url).classes("text-sm break-all mafia-muted")
-        if seat is None:
-            self.join_form()
-        self.seats()
-        if self.is_host:
-            self.host_settings()
-        else:
-            self.settings_summary()
-        self.role_preview()
-        self.start_bar()
-
     def changed(self, what: str) -> None:
-        """A lobby change: rebuild only the parts it touches (never the host's own inputs)."""
+        """A lobby change: redraw only the parts it touches (never the host's own inputs)."""
+        page = self.page
         if what in ("seats", "presence"):
-            self.seats.refresh()
+            page.second.refresh()
         if what == "settings" and not self.is_host:
-            self.settings_summary.refresh()
+            page.third.refresh()
         if what in ("seats", "settings"):
-            self.role_preview.refresh()
-            self.start_bar.refresh()
+            page.fourth.refresh()
+
+    # ------------------------------------------------------------ the parts
+
+    def welcome(self, d: Draft) -> None:
+        """The first part: the room's code, its QR code and link; the join form for a phone without a seat."""
+        _, room = self.page.t, self.page.room
+        with d.card("mafia-card items-center"):
+            d.label(_("Room code"), "mafia-muted")
+            d.label(room.code, "mafia-big tracking-widest")
+            d.image(components.qr_path(room.code), "mafia-qr")
+            d.label(self.page.url, "text-sm break-all mafia-muted")
+        if room.seat_by_hash(self.page.token_hash) is None:
+            with d.card("mafia-card"):
+                d.label(_("Join this game"), "text-lg font-bold")
+                d.form(_("Your name"), _("Join"), self.join, "join-name", "join")
+
+    def settings(self, d: Draft) -> None:
+        """The third part: the host's inputs (NiceGUI elements in the part's slot: ``host_settings``), the
+        settings as text for everyone else."""
+        if self.is_host:
+            d.slot()
+        else:
+            self._settings_summary(d)
+
+    def start(self, d: Draft) -> None:
+        """The fourth part: the roles that would be dealt, and the start (the host's button, a line for others)."""
+        self._role_preview(d)
+        self._start_bar(d)
 
     # ------------------------------------------------------------ joining
 
-    def join_form(self) -> None:
-        _, room = self.page.t, self.page.room
-        with ui.card().classes("mafia-card"):
-            ui.label(_("Join this game")).classes("text-lg font-bold")
-            name = ui.input(_("Your name"), validation=None).props("maxlength=40 autofocus").classes("w-full")
-            testid(name, "join-name")
-
-            async def join() -> None:
-                if self.page.busy:
-                    return
-                if not ratelimit.JOIN.spend(self.page.address):  # pranksters filling a lobby with names
-                    ui.notify(_(ratelimit.TOO_MANY), type="warning", position="top")
-                    return
-                self.page.busy = True
-                try:
-                    token = store.new_seat_token()
-                    try:
-                        await room.join(token, name.value or "")
-                    except Exception as error:  # a refusal, or the database failing
-                        components.refuse(_, error)
-                        return
-                    self.page.identity.keep_token(room.code, token)
-                    self.page.seated(store.hash_token(token))
-                finally:
-                    self.page.busy = False
-
-            name.on("keydown.enter", join)
-            testid(ui.button(_("Join"), on_click=join).classes("w-full mafia-target"), "join")
+    async def join(self, value: Any) -> None:
+        """The join form's ``{text}``: take a seat with this name (the room checks it)."""
+        _, room, page = self.page.t, self.page.room, self.page
+        text = value.get("text") if isinstance(value, dict) else None
+        name = text if isinstance(text, str) else ""
+        if page.busy or room.seat_by_hash(page.token_hash) is not None:
+            return
+        if not ratelimit.JOIN.spend(page.address):  # pranksters filling a lobby with names
+            ui.notify(_(ratelimit.TOO_MANY), type="warning", position="top")
+            return
+        page.busy = True
+        try:
+            token = store.new_seat_token()
+            try:
+                await room.join(token, name)
+            except Exception as error:  # a refusal, or the database failing
+                components.refuse(_, error)
+                return
+            page.identity.keep_token(room.code, token)
+            page.seated(store.hash_token(token))
+        finally:
+            page.busy = False
 
     # ------------------------------------------------------------ seats
 
-    def _seats(self, d: Draft) -> None:
+    def seats(self, d: Draft) -> None:
+        """The second part: who has joined, with the host's controls."""
         _, room = self.page.t, self.page.room
         players = room.players()
         with d.card("mafia-card"):

@@ -63,13 +63,13 @@ def _choose(view: GameView, d: Draft, acts: list[dict[str, object]]) -> None:
 
     def pick(seat: int) -> None:
         choice.target = seat
-        view.panel.refresh()
+        view.page.second.refresh()
         evenness.pad_alone(view.page, evenness.answer_bytes(view.page))  # the same answer for every role
 
     def switch(value: object) -> None:
         if isinstance(value, str) and value in names:
             choice.act, choice.target = value, None
-        view.panel.refresh()
+        view.page.second.refresh()
         evenness.pad_alone(view.page, evenness.answer_bytes(view.page))
 
     def note(value: object) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 
-from nicegui import Client, ui
+from nicegui import Client, app, ui
 from starlette.requests import Request
 
 from engine.state import Phase
@@ -20,8 +20,7 @@ from webgame.identity import BrowserIdentity
 from webgame.pages import components, evenness
 from webgame.pages.game_view import GameView
 from webgame.pages.lobby import LobbyView
-from webgame.pages.screen import Screen
-from webgame.pages.section import Section
+from webgame.pages.screen import Draft, ScreenSection
 from webgame.rooms import ChatLine, Room, Stage
 
 PAGE_TIMEOUT = 30.0
@@ -65,53 +64,109 @@ class RoomPage:
         self.wake_lock = False
         self.busy = False
         self.counted_hash: str | None = None
-        self.night = False  # the night's dark colours (drawn by the header part)
-        self.head: Screen | None = None
+        self.night = False  # the night's dark colours (drawn by the header, in the first part)
         self.lobby = LobbyView(self)
         self.game = GameView(self)
+        self.showing_game = False  # what the parts draw: the game (its projection is read) or the lobby
+        # The page's parts, made once and redrawn in place from the lobby through every game: an element costs
+        # memory on every phone, and elements made and dropped at every join and every game's start left most
+        # of the process's memory behind them (docs/PERFORMANCE.md).
+        self.first = ScreenSection(self._first)  # the header; the room's code and join form / the heading
+        self.second = ScreenSection(self._second)  # the seats / the step's panel (``status`` in its slot)
+        self.status = ScreenSection(self._status)  # - / the step's counts
+        self.third = ScreenSection(self._third)  # the settings / the news and the players
+        self.fourth = ScreenSection(self._fourth)  # the roles and the start / the chat
+        self.host_inputs = False  # the host's settings inputs are in the third part's slot
         self.pad: ui.element | None = None  # the element that carries the padding (webgame.pages.evenness)
-        self.body = Section(self._body)  # per page (see webgame.pages.section)
 
     # ------------------------------------------------------------ building
 
     def build(self) -> None:
-        frame = ui.column().classes("mafia-page")
-        # The page's column is the body's container and carries the padding (elements cost memory on every
-        # phone, so there are few).
-        self.body(frame)
+        self._prepare()
+        # The page's column holds the parts and carries the padding (elements cost memory on every phone).
+        with ui.column().classes("mafia-page") as frame:
+            self.first()
+            with self.second():
+                self.status()
+            self.third()
+            self.fourth()
+        self._host_inputs()
+        if self.showing_game:
+            self.game.buzz()
         evenness.attach(self, frame)  # every seat's phone gets the same bytes at the same moments
         self.room.subscribe(self)  # changes of the room reach this page (room_changed, chat_added)
         self.client.on_connect(self._connected)
         self.client.on_disconnect(self._disconnected)
         self.client.on_delete(self._deleted)
 
-    def _body(self) -> None:
-        _ = self.t
-        self.head = components.header(_, self.identity, _("Mafia · room {code}").format(code=self.room.code),
-                                      dark=lambda: self.night)
-        if self.room.stage is Stage.LOBBY:
+    def _prepare(self) -> None:
+        """Decide what the parts show, and read the game's projection for them."""
+        self.showing_game = self.room.stage is not Stage.LOBBY and self.game.prepare()
+        if not self.showing_game:
             self._darken(False)
             self._wake(False)
-            self.lobby.render()
+
+    def redraw(self) -> None:
+        """Everything again (a join, a game's start or end, a new host, another rule set): the same elements,
+        each sent only if what it draws changed."""
+        self._prepare()
+        for part in (self.first, self.second, self.status, self.third, self.fourth):
+            part.refresh()
+        self._host_inputs()
+        if self.showing_game:
+            self.game.buzz()
+
+    def _host_inputs(self) -> None:
+        """The host's settings in the lobby: NiceGUI inputs (typing is never interrupted by a redraw of the
+        part), made again at every full redraw (another rule set has other options), dropped in the game."""
+        screen = self.third.screen
+        if screen is None:
+            return
+        if self.host_inputs:
+            screen.clear()
+            self.host_inputs = False
+        if not self.showing_game and self.lobby.is_host:
+            with screen:
+                self.lobby.host_settings()
+            self.host_inputs = True
+
+    def _first(self, d: Draft) -> None:
+        _ = self.t
+        components.header_nodes(d, _, self.identity, _("Mafia · room {code}").format(code=self.room.code),
+                                self.night)
+        if self.showing_game:
+            self.game.heading(d)
         else:
-            self.game.render()
+            self.lobby.welcome(d)
+
+    def _second(self, d: Draft) -> None:
+        (self.game.panel if self.showing_game else self.lobby.seats)(d)
+
+    def _status(self, d: Draft) -> None:
+        if self.showing_game:
+            self.game.status(d)
+
+    def _third(self, d: Draft) -> None:
+        (self.game.record if self.showing_game else self.lobby.settings)(d)
+
+    def _fourth(self, d: Draft) -> None:
+        (self.game.chat if self.showing_game else self.lobby.start)(d)
 
     # ------------------------------------------------------------ room events
 
     def room_changed(self, what: str) -> None:
         if what == "tick":
             return  # the phone runs its countdown itself (webgame/pages/screen.js)
-        if what == "clock" and self.room.stage is not Stage.LOBBY and self.game.update():
-            return  # paused, resumed, extended: the countdown and the host's buttons
-        if self.room.stage is Stage.LOBBY and what in ("seats", "presence", "settings"):
+        in_lobby = self.room.stage is Stage.LOBBY
+        if what in ("clock", "state", "presence") and self.showing_game and not in_lobby and self.game.update():
+            return  # only the parts of this viewer's screen that changed were redrawn (none, often)
+        if in_lobby and not self.showing_game and what in ("seats", "presence", "settings"):
             self.lobby.changed(what)
             return
-        if what in ("state", "presence") and self.room.stage is not Stage.LOBBY and self.game.update():
-            return  # only the sections of this viewer's screen that changed were rebuilt
-        self.body.refresh()
+        self.redraw()
 
     def chat_added(self, line: ChatLine) -> None:
-        if self.room.stage is not Stage.LOBBY:
+        if self.showing_game:
             self.game.chat_added(line)
 
     # ------------------------------------------------------------ identity and presence
@@ -124,7 +179,7 @@ class RoomPage:
         self.choice = kept_choice(self.room, token_hash)
         self.counted_hash = token_hash
         self.room.client_connected(token_hash)
-        self.body.refresh()
+        self.redraw()
 
     def _connected(self) -> None:
         if self.counted_hash is None and self.token_hash is not None:
@@ -159,8 +214,7 @@ class RoomPage:
     def _darken(self, night: bool) -> None:
         if night != self.night:
             self.night = night
-            if self.head is not None:
-                self.head.refresh()
+            self.first.refresh()
 
 
 def register() -> None:
@@ -176,3 +230,5 @@ def register() -> None:
             components.no_room(_, identity)
             return
         RoomPage(room, identity, request, ui.context.client).build()
+
+    app.add_api_route(components.QR_PATH, components.qr_image, methods=["GET"], include_in_schema=False)

@@ -78,6 +78,23 @@ export default {
       ]));
       return h("div", { key: "chat-" + id, class: "nicegui-column w-full" }, parts);
     },
+    form(node, q) {
+      // A text field and a wide button under it (the join form); Enter sends too. What is typed stays across
+      // redraws (another player's join redraws this part).
+      const id = node.id;
+      const send = () => this.tap(id, { text: this.texts[id] || "" });
+      return h("div", { key: "form-" + id, class: "nicegui-column w-full" }, [
+        h(q.input, {
+          class: "w-full", label: node.lb, maxlength: node.ml, autofocus: true, modelValue: this.texts[id] || "",
+          "data-testid": id, "onUpdate:modelValue": (value) => (this.texts[id] = value),
+          onKeydown: (event) => {
+            if (event.key === "Enter") send();
+          },
+        }),
+        h(q.btn, { class: "w-full mafia-target", label: node.x, color: "primary", "data-testid": node.sid,
+                   onClick: send }),
+      ]);
+    },
     tap(id, value) {
       this.$emit("tap", { id: id, value: value === undefined ? null : value });
     },
@@ -160,6 +177,10 @@ export default {
         }
         case "chat":
           return this.chat(node, q);
+        case "form":
+          return this.form(node, q);
+        case "img":
+          return h("img", { key, class: cls, src: node.src, alt: node.a || "" });
         case "dark":
           return null;
         case "slot":

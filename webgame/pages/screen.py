@@ -130,6 +130,19 @@ class Draft:
         self._add(node, tid)
         self.handlers[tid] = on
 
+    def image(self, src: str, cls: str = "", alt: str = "") -> None:
+        """A picture of this server (``src`` is one of its own paths, never player text)."""
+        self._add({"t": "img", "src": src, "c": cls, "a": alt})
+
+    def form(self, label: str, button: str, on: Callable[[Any], Any], tid: str, send_tid: str,
+             maxlength: int = 40) -> None:
+        """One text field and a wide button under it (the join form): the browser keeps what is typed across
+        redraws and sends ``{text}`` on the button or Enter."""
+        self._add({"t": "form", "lb": label, "x": button, "sid": send_tid, "ml": maxlength}, tid)
+        self.ids[send_tid] = True
+        self.handlers[tid] = on
+        self.handlers[send_tid] = on
+
     def dark(self, on: bool) -> None:
         """The page's colours: dark (the night) or light. Drawn by nothing; the browser switches Quasar's mode."""
         self._add({"t": "dark", "on": 1 if on else 0})
@@ -190,8 +203,6 @@ class Screen(ui.element, component="screen.js"):
     def __init__(self, build: Callable[[Draft], None]) -> None:
         super().__init__()
         self.build = build
-        self.handlers: dict[str, Handler] = {}
-        self.node_ids: dict[str, bool] = {}
         self._props["model"] = "[]"
         self._event_listeners[_TAP.id] = _TAP  # one listener shared by every part of every page (see _TAP)
         self._events = _TAP_EVENTS
@@ -220,7 +231,6 @@ class Screen(ui.element, component="screen.js"):
         draft = Draft()
         self.build(draft)
         model = draft.model()
-        self.handlers, self.node_ids = draft.handlers, draft.ids
         if model == self._props["model"]:
             return False
         self._props["model"] = model
@@ -233,8 +243,12 @@ class Screen(ui.element, component="screen.js"):
             self.update()
 
     async def tap(self, tid: str, value: Any = None) -> None:
-        """What a tap on the node ``tid`` does (nothing for an unknown or disabled one)."""
-        handler = self.handlers.get(tid)
+        """What a tap on the node ``tid`` does (nothing for an unknown or disabled one): the handler of the part
+        as it is drawn now, built again for this tap. Parts keep no handlers between taps (closures on every
+        phone cost memory), and a tap on a part redrawn meanwhile means what its node means now."""
+        draft = Draft()
+        self.build(draft)
+        handler = draft.handlers.get(tid)
         if handler is None:
             return
         result = handler(value) if _takes_value(handler) else handler()
@@ -256,9 +270,14 @@ class Screen(ui.element, component="screen.js"):
         return model_texts(json.loads(self._props["model"]))
 
     @property
+    def node_ids(self) -> dict[str, bool]:
+        """The id of every node of the drawn model -> enabled (read from the model, not kept beside it)."""
+        return model_ids(json.loads(self._props.get("model", "[]")))
+
+    @property
     def _markers(self) -> list[str]:
         """The node ids, as NiceGUI's markers (``ElementFilter(marker=...)`` in the simulated-user tests)."""
-        return list(self.__dict__.get("node_ids", ()))
+        return list(self.node_ids) if "model" in self.__dict__.get("_props", ()) else []
 
     @_markers.setter
     def _markers(self, value: list[str]) -> None:
@@ -284,8 +303,8 @@ _TAP_EVENTS: list[dict[str, Any]] = [_TAP.to_dict()]
 
 
 def model_texts(nodes: list[Node]) -> list[str]:
-    """The texts a model shows, in order: labels, buttons, badges, titles, tooltips, a toggle's options, a
-    select's chosen option."""
+    """The texts a model shows, in order: labels, buttons, badges, titles, tooltips, a form's field, a toggle's
+    options, a select's chosen option."""
     found: list[str] = []
     for node in nodes:
         text = node.get("x")
@@ -293,11 +312,25 @@ def model_texts(nodes: list[Node]) -> list[str]:
             found.append(text)
         if isinstance(node.get("tip"), str):
             found.append(node["tip"])
+        if node.get("t") == "form" and isinstance(node.get("lb"), str):
+            found.append(node["lb"])
         if node.get("t") == "toggle":
             found.extend(str(option[1]) for option in node.get("opts", ()))
         elif node.get("t") == "select":
             found.extend(str(option[1]) for option in node.get("opts", ()) if option[0] == node.get("v"))
         found.extend(model_texts(node.get("k", ())))
+    return found
+
+
+def model_ids(nodes: list[Node]) -> dict[str, bool]:
+    """The ids of a model's nodes -> enabled (a disabled button has ``d``), with a chat box's or a form's button."""
+    found: dict[str, bool] = {}
+    for node in nodes:
+        if isinstance(node.get("id"), str):
+            found[node["id"]] = not node.get("d")
+        if isinstance(node.get("sid"), str):
+            found[node["sid"]] = True
+        found.update(model_ids(node.get("k", ())))
     return found
 
 
