@@ -348,20 +348,24 @@ class GameRoom(Room):
             return _need(phone.button("Yes" if action.yes else "No"), "yes/no")
         raise LookupError(f"no taps for {action!r}")
 
-    async def check(self) -> bool:
-        """After the storm: one more action reaches every affected phone."""
+    async def check(self) -> bool | str:
+        """After the storm: one more action reaches every affected phone (True; else what went wrong)."""
         await self.sync()
         state = self.state
         assert state is not None
-        missed = self.stats.missed
+        missed, refused = self.stats.missed, self.stats.refused
         if state.phase is Phase.ENDED:
             await self.new_game()
             return True
         self.policy.memory.update(state)
+        tried = []
         for action in phone_actions(state, self.policy) + [Deadline(state.step)]:
+            tried.append(type(action).__name__)
             if await self.act(action):
-                return self.stats.missed == missed
-        return False
+                return True if self.stats.missed == missed else \
+                    f"{self.code} {state.phase}: {self.stats.missed - missed} phones saw nothing of {tried[-1]}"
+        return f"{self.code} {state.phase}: nothing was played ({', '.join(tried)}; " \
+            f"{self.stats.refused - refused} refused)"
 
     def seated(self, phone: Phone) -> bool:
         return phone.button(ROLE_BUTTON) is not None or phone.button("Play again with the same players") is not None \

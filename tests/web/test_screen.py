@@ -10,7 +10,7 @@ from typing import Any
 from nicegui import ui
 from nicegui.testing import User
 
-from webgame.pages.screen import Draft, Screen
+from webgame.pages.screen import Draft, Screen, model_ids
 
 
 def test_a_draft_is_the_nodes_the_browser_draws() -> None:
@@ -25,7 +25,7 @@ def test_a_draft_is_the_nodes_the_browser_draws() -> None:
         {"t": "button", "x": "1. Ann", "o": 1, "id": "target-1"},
         {"t": "button", "x": "2. Bob", "d": 1, "id": "target-2"},
     ]}]
-    assert draft.ids == {"phase": True, "target-1": True, "target-2": False}
+    assert model_ids(nodes) == {"phase": True, "target-1": True, "target-2": False}
     assert set(draft.handlers) == {"target-1"}  # a disabled button has nothing to call
     assert draft.texts == ["Night 1", "1. Ann", "2. Bob"]
 

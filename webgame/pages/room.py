@@ -1,9 +1,10 @@
 """``/r/CODE``: one phone's page of a room, from the lobby through the game to its results.
 
 Each browser tab gets its own ``RoomPage``. Its identity (the seat token's hash) and language are read
-once, when the page is built, and kept on the object; every re-render, whoever's tap or the clock caused
-it, builds the tree from this object's own projection (``engine.view.view`` for its own viewer). Nothing
-here reads ``app.storage.user`` after the builder, and no refresh passes arguments.
+once, when the page is built, and kept on the object; every redraw, whoever's tap or the clock caused it,
+draws the page's parts from this object's own projection (``engine.view.view`` for its own viewer). The
+parts are made once, with the page: the lobby, the game and the next lobby are drawn in the same elements.
+Nothing here reads ``app.storage.user`` after the builder, and no redraw passes arguments.
 """
 
 from __future__ import annotations

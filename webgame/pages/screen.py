@@ -41,14 +41,12 @@ class Draft:
         self.nodes: list[Node] = []
         self._stack: list[list[Node]] = [self.nodes]
         self.handlers: dict[str, Handler] = {}
-        self.ids: dict[str, bool] = {}  # the tid of every node -> enabled
 
     # ------------------------------------------------------------ leaves
 
-    def _add(self, node: Node, tid: str | None = None, enabled: bool = True) -> Node:
+    def _add(self, node: Node, tid: str | None = None) -> Node:
         if tid is not None:
             node["id"] = tid
-            self.ids[tid] = enabled
         self._stack[-1].append(node)
         return node
 
@@ -83,7 +81,7 @@ class Draft:
             node["tip"] = tip
         if aria_label or tip:
             node["a"] = aria_label or tip
-        self._add(node, tid, enabled)
+        self._add(node, tid)
         if enabled:
             self.handlers[tid] = on
 
@@ -139,7 +137,6 @@ class Draft:
         """One text field and a wide button under it (the join form): the browser keeps what is typed across
         redraws and sends ``{text}`` on the button or Enter."""
         self._add({"t": "form", "lb": label, "x": button, "sid": send_tid, "ml": maxlength}, tid)
-        self.ids[send_tid] = True
         self.handlers[tid] = on
         self.handlers[send_tid] = on
 
@@ -154,7 +151,6 @@ class Draft:
         ``sent`` grows (the server took the message), so a refused message stays to be sent again."""
         self._add({"t": "chat", "opts": [[key, text] for key, text in channels.items()], "v": next(iter(channels)),
                    "ph": placeholder, "a": send_label, "sid": send_tid, "cl": sent}, tid)
-        self.ids[send_tid] = True
         self.handlers[tid] = on
         self.handlers[send_tid] = on
 
