@@ -1,7 +1,8 @@
 """A phone's first page load, counted like a browser with an empty cache: ``python -m bench.first_load URL``.
 
 The page a new player opens from the QR code (``/r/CODE``, the join form) and everything it pulls in:
-stylesheets and their ``@import``s, scripts, module preloads and the modules the page imports, and the
+stylesheets and their ``@import``s, scripts, module preloads and the modules the page imports, the room's
+QR code (an image of its own), and the
 fonts it draws with (Roboto's latin subset, a variable font for every weight, and Material Icons, which
 Quasar's own controls use too). Bytes are counted as sent, with ``Accept-Encoding: gzip``.
 """
@@ -18,6 +19,7 @@ _REFS = [
     re.compile(r'<link[^>]+href="(/[^"]+)"'),
     re.compile(r'@import url\("([^"]+)"\)'),
     re.compile(r'import [^;]*? from "(/[^"]+)"'),
+    re.compile(r'(/qr/[0-9A-Z]{4,12})\b'),  # the room's QR code: an image node of the first screen part
 ]
 _IMPORTMAP = re.compile(r'"(\w+)":\s*"(/_nicegui/[^"]+)"')
 _BARE_IMPORT = re.compile(r'import [^;]*? from "(\w+)"')

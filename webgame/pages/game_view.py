@@ -26,6 +26,7 @@ CHANNEL_LABELS = {"room": "", "mafia": "mafia", "dead": "dead"}
 # Counts and tallies that change with everybody's taps: shown by ``GameView.status`` inside the panel, so
 # that a vote or a finished night choice updates them without rebuilding anyone's buttons.
 STATUS_KEYS = ("waiting", "votes", "yes_votes", "ready")
+NOT_PANEL_KEYS = frozenset(("events", "chat", *STATUS_KEYS))  # what the panel is not drawn from
 
 
 def dated_events(state: Any, viewer: Viewer) -> list[tuple[int, str, dict[str, Any]]]:
@@ -158,7 +159,7 @@ class GameView:
             "title": (p["phase"], p["day"], room.stage, room.deadline, room.paused_remaining,
                       (room.paused, p["step"]) if room.is_host(self.page.token_hash) else None,
                       me and me["seat"], me and me["role"], p.get("roles"), p.get("teams")),  # the role card
-            "panel": {key: value for key, value in p.items() if key not in ("events", "chat", *STATUS_KEYS)},
+            "panel": {key: value for key, value in p.items() if key not in NOT_PANEL_KEYS},
             "status": (p["phase"], len(p.get("alive", [])), *(p.get(key) for key in STATUS_KEYS)),
             "record": (self.news_key(p), p.get("alive"), p.get("roles"), p.get("fouls"), p.get("speaker"),
                        tuple(room.is_connected(seat.token_hash) for seat in room.seating)),  # news, players
@@ -181,7 +182,8 @@ class GameView:
         self.p, self.keys = p, keys
         if not changed:
             return True
-        page.in_game(p["phase"])
+        if page.in_game(p["phase"]) and "title" not in changed:
+            changed.append("title")  # the header's colours are drawn by the first part
         for name in changed:
             self.part(name).refresh()
         self.buzz()

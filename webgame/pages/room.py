@@ -208,14 +208,15 @@ class RoomPage:
             self.wake_lock = on
             self.client.run_javascript(f"window.mafiaWakeLock && window.mafiaWakeLock({'true' if on else 'false'})")
 
-    def in_game(self, phase: str) -> None:
-        self._darken(phase == Phase.NIGHT)
+    def in_game(self, phase: str) -> bool:
+        """The phone's colours and wake lock for this phase; True if the colours changed (the first part, which
+        draws them, must be drawn again: the caller does)."""
         self._wake(phase != Phase.ENDED)
+        return self._darken(phase == Phase.NIGHT)
 
-    def _darken(self, night: bool) -> None:
-        if night != self.night:
-            self.night = night
-            self.first.refresh()
+    def _darken(self, night: bool) -> bool:
+        changed, self.night = night != self.night, night
+        return changed
 
 
 def register() -> None:

@@ -199,6 +199,7 @@ class Screen(ui.element, component="screen.js"):
     def __init__(self, build: Callable[[Draft], None]) -> None:
         super().__init__()
         self.build = build
+        self.handlers: dict[str, Handler] = {}  # of the nodes drawn last (no id table: the model has the ids)
         self._props["model"] = "[]"
         self._event_listeners[_TAP.id] = _TAP  # one listener shared by every part of every page (see _TAP)
         self._events = _TAP_EVENTS
@@ -223,13 +224,15 @@ class Screen(ui.element, component="screen.js"):
         return data
 
     def draw(self) -> bool:
-        """Build the part; True if its model changed (and an update is on its way to the browser)."""
+        """Build the part; True if its model changed (``refresh`` then sends it to the browser)."""
         draft = Draft()
         self.build(draft)
         model = draft.model()
+        self.handlers = draft.handlers
         if model == self._props["model"]:
             return False
-        self._props["model"] = model
+        # Set without the props' change handler, which would queue the update a second time (``refresh``).
+        dict.__setitem__(self._props, "model", model)
         return True
 
     def refresh(self) -> None:
@@ -240,11 +243,8 @@ class Screen(ui.element, component="screen.js"):
 
     async def tap(self, tid: str, value: Any = None) -> None:
         """What a tap on the node ``tid`` does (nothing for an unknown or disabled one): the handler of the part
-        as it is drawn now, built again for this tap. Parts keep no handlers between taps (closures on every
-        phone cost memory), and a tap on a part redrawn meanwhile means what its node means now."""
-        draft = Draft()
-        self.build(draft)
-        handler = draft.handlers.get(tid)
+        as it was last drawn, so a tap on a part redrawn meanwhile means what its node means now."""
+        handler = self.handlers.get(tid)
         if handler is None:
             return
         result = handler(value) if _takes_value(handler) else handler()
