@@ -98,6 +98,7 @@ class Room:
         self.phones = [Phone(base, f"room{index}-phone{i}") for i in range(players)]
         self.stats = Stats()
         self.path = ""
+        self.last_missing: list[str] = []  # the phones that saw nothing of the last measured action
 
     async def pause(self) -> None:
         await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
@@ -112,6 +113,8 @@ class Room:
         self.stats.actions += 1
         seen = [m for m in moments if m is not None]
         self.stats.missed += len(moments) - len(seen)
+        self.last_missing = [f"{p.label} (connected: {p.connected}, dropped: {p.drop_reason or 'no'})"
+                             for p, m in zip(watchers, moments, strict=True) if m is None]
         if len(actor.notifications) > notes:
             self.stats.refused += 1
             return False
@@ -363,7 +366,7 @@ class GameRoom(Room):
             tried.append(type(action).__name__)
             if await self.act(action):
                 return True if self.stats.missed == missed else \
-                    f"{self.code} {state.phase}: {self.stats.missed - missed} phones saw nothing of {tried[-1]}"
+                    f"{self.code} {state.phase}: nothing of {tried[-1]} reached {', '.join(self.last_missing)}"
         return f"{self.code} {state.phase}: nothing was played ({', '.join(tried)}; " \
             f"{self.stats.refused - refused} refused)"
 

@@ -203,6 +203,7 @@ class Phone:
             raise
         self.ws = ws
         self.connected = True
+        self.drop_reason = ""  # why the socket closed, if it does again
         self.closed.clear()
         self.reader = asyncio.create_task(self._read(ws))
         if ACK and (self.pinger is None or self.pinger.done()):
