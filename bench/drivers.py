@@ -365,8 +365,12 @@ class GameRoom(Room):
         for action in phone_actions(state, self.policy) + [Deadline(state.step)]:
             tried.append(type(action).__name__)
             if await self.act(action):
-                return True if self.stats.missed == missed else \
-                    f"{self.code} {state.phase}: nothing of {tried[-1]} reached {', '.join(self.last_missing)}"
+                if self.stats.missed == missed:
+                    return True
+                expected = len(state.log)
+                data = await self.host.get_json(f"/_bench/game/{self.code}")
+                return f"{self.code} {state.phase}: nothing of {tried[-1]} reached {', '.join(self.last_missing)}; " \
+                    f"the server's log holds {len(data.get('log', []))} actions, the bench expected {expected}"
         return f"{self.code} {state.phase}: nothing was played ({', '.join(tried)}; " \
             f"{self.stats.refused - refused} refused)"
 

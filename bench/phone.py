@@ -121,6 +121,10 @@ class Phone:
         self.next_message_id = 0
         self.acked = -1
         self.tab_id = str(uuid.uuid4())
+        # One per page load, kept by every socket of that load (socket.io's reconnects send the same query): NiceGUI
+        # deletes a client 30 s after a socket of one document closed unless that document connected again, so a
+        # new id per connect got a reconnected phone's client deleted under it.
+        self.document_id = str(uuid.uuid4())
         self.ws: aiohttp.ClientWebSocketResponse | None = None
         self.connected = False
         self.reader: asyncio.Task[None] | None = None
@@ -159,6 +163,7 @@ class Phone:
             html = await response.text()
             self.page_bytes += int(response.headers.get("Content-Length", len(html)))
         self.path = path
+        self.document_id = str(uuid.uuid4())
         self.elements, self.client_id, self.next_message_id = parse_page(html)
         self.screens.clear()
         self.acked = -1
@@ -177,7 +182,7 @@ class Phone:
         """Open the socket and do the implicit handshake; ``Refused`` when the server has no such client."""
         assert self.session is not None
         query = urlencode({"client_id": self.client_id, "next_message_id": self.next_message_id,
-                           "implicit_handshake": "true", "document_id": str(uuid.uuid4()), "tab_id": self.tab_id,
+                           "implicit_handshake": "true", "document_id": self.document_id, "tab_id": self.tab_id,
                            "EIO": 4, "transport": "websocket"})
         url = self.base.replace("http", "ws", 1) + WS_PATH + "?" + query
         ws = await self.session.ws_connect(url, autoping=True, max_msg_size=0, compress=0)  # autoping: pong uvicorn
