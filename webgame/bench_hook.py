@@ -20,6 +20,7 @@ from fastapi.responses import JSONResponse
 ENV_FLAG = "MAFIA_BENCH"
 PATH = "/_bench/game/{code}"
 MEMORY_PATH = "/_bench/memory"
+CLIENT_PATH = "/_bench/client/{client_id}"
 _SNAPSHOTS: dict[str, Any] = {}
 
 
@@ -41,6 +42,31 @@ def _game(code: str) -> JSONResponse:
                     seating=[seat.name for seat in room.seating],
                     log=[engine_actions.to_dict(action) for action in state.log])
     return JSONResponse(body)
+
+
+def _client(client_id: str) -> JSONResponse:
+    """What the server knows of one browser's client (the bench asks about a phone that missed an update)."""
+    from nicegui import Client
+
+    from webgame.pages import evenness
+
+    client = Client.instances.get(client_id)
+    if client is None:
+        return JSONResponse({"exists": False})
+    pages = [page for page in _room_pages() if getattr(page, "client", None) is client]
+    outbox = client.outbox
+    return JSONResponse({
+        "exists": True, "socket": client.has_socket_connection, "sockets": len(client._socket_to_document_id),  # noqa: SLF001
+        "next_message_id": outbox.next_message_id, "history": len(outbox.message_history),
+        "pending": len(outbox.updates) + len(outbox.messages), "pages": len(pages),
+        "groups": [evenness.group_of(page) for page in pages],
+    })
+
+
+def _room_pages() -> list[Any]:
+    from webgame.rooms import registry
+
+    return [page for room in list(registry.rooms.values()) for page in list(room.subscribers)]
 
 
 def census() -> JSONResponse:
@@ -107,3 +133,4 @@ def register(app: Any) -> None:
     if enabled():
         app.add_api_route(PATH, _game, methods=["GET"], include_in_schema=False)
         app.add_api_route(MEMORY_PATH, census, methods=["GET"], include_in_schema=False)
+        app.add_api_route(CLIENT_PATH, _client, methods=["GET"], include_in_schema=False)

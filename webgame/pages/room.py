@@ -9,10 +9,11 @@ Nothing here reads ``app.storage.user`` after the builder, and no redraw passes 
 
 from __future__ import annotations
 
+import logging
 import weakref
 from dataclasses import dataclass
 
-from nicegui import Client, app, ui
+from nicegui import Client, app, background_tasks, core, ui
 from starlette.requests import Request
 
 from engine.state import Phase
@@ -23,6 +24,8 @@ from webgame.pages.game_view import GameView
 from webgame.pages.lobby import LobbyView
 from webgame.pages.screen import Draft, ScreenSection
 from webgame.rooms import ChatLine, Room, Stage
+
+log = logging.getLogger(__name__)
 
 PAGE_TIMEOUT = 30.0
 
@@ -195,6 +198,12 @@ class RoomPage:
     def _deleted(self) -> None:
         self._disconnected()
         self.room.unsubscribe(self)
+        sockets = list(getattr(self.client, "_socket_to_document_id", {}))
+        if sockets:  # deleted under a live socket: the page would stay frozen; closed, it reconnects and reloads
+            log.warning("room %s: a page was deleted with %d socket(s) still open; closing them", self.room.code,
+                        len(sockets))
+            for sid in sockets:
+                background_tasks.create(core.sio.disconnect(sid), name="close a deleted page's socket")
 
     # ------------------------------------------------------------ phone helpers (static JS, no player text)
 
