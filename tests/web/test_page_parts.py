@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+from nicegui import core
 from nicegui.testing import User
 
 from engine.actions import NightAct, Ready, Vote
@@ -82,3 +84,23 @@ async def test_the_qr_code_is_an_image_of_the_rooms_link(create_user: Callable[[
     assert response.text.lstrip().startswith("<") and "<svg" in response.text
     assert (await host.http_client.get(f"/qr/{room.code.lower()}")).status_code == 200
     assert (await host.http_client.get("/qr/ZZZZZ")).status_code == 404  # no room: nothing, no lookup
+
+
+async def test_a_page_deleted_under_an_open_socket_closes_it(create_user: Callable[[], User],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """NiceGUI can drop a client whose socket is still open (nothing would reach that phone again, and its taps
+    would be ignored): the page closes the socket, so the phone reconnects, is refused and reloads."""
+    host = create_user()
+    room = await create_room(host, "Host")
+    page = page_of(room, host)
+    closed: list[str] = []
+
+    async def disconnect(sid: str) -> None:
+        closed.append(sid)
+
+    monkeypatch.setattr(core.sio, "disconnect", disconnect)
+    assert host.client is not None
+    host.client._socket_to_document_id["a-live-socket"] = "its-document"  # noqa: SLF001
+    host.client.delete()
+    await wait_for(lambda: "a-live-socket" in closed)
+    assert page not in room.subscribers
