@@ -32,4 +32,4 @@ def test_the_bench_hook_exists_only_with_mafia_bench(monkeypatch: pytest.MonkeyP
     assert app.routes == []
     monkeypatch.setenv(bench_hook.ENV_FLAG, "1")
     bench_hook.register(app)
-    assert app.routes == [bench_hook.PATH, bench_hook.MEMORY_PATH]
+    assert app.routes == [bench_hook.PATH, bench_hook.MEMORY_PATH, bench_hook.CLIENT_PATH]
