@@ -355,10 +355,10 @@ def _signature_takes_value(handler: Handler) -> bool:
 
 
 class ScreenSection:
-    """A ``Screen`` placed once in a page and redrawn in place: the part of ``Section`` for game screens.
+    """A ``Screen`` placed once in a page (``RoomPage``'s parts) and redrawn in place by ``refresh``.
 
-    It holds its screen weakly: once the page drops the part (the lobby's parts when the game starts), the
-    element, its model and its handlers go with it instead of staying alive for the rest of the page."""
+    It holds its screen weakly: the page's client holds the element, and a page that is gone takes the
+    element, its model and its handlers with it (``refresh`` then does nothing)."""
 
     def __init__(self, build: Callable[[Draft], None]) -> None:
         self.build = build
