@@ -683,15 +683,21 @@ class Registry:
             return room
 
     async def restore_all(self) -> int:
-        """Startup: rebuild every room in the lobby or playing, by replaying its games' logs."""
+        """Startup: rebuild every room in the lobby or playing, by replaying its games' logs.
+
+        It runs while the server already answers (NiceGUI starts it as a background task), so a phone's page
+        may ask ``find`` for a room first: both rebuild under the same lock, and a room already rebuilt is
+        kept. Two copies of one room would split its phones: pages subscribed to the copy the registry lost
+        would get no update again, and their taps would play on a stale state."""
         count = 0
         for record in await store.list_active_rooms():
-            if record.code in self.rooms:
-                continue
-            room = await self._rebuild(record)
-            if room is not None:
-                self.rooms[record.code] = room
-                count += 1
+            async with self._loading:
+                if record.code in self.rooms:
+                    continue
+                room = await self._rebuild(record)
+                if room is not None:
+                    self.rooms[record.code] = room
+                    count += 1
         return count
 
     async def _rebuild(self, record: RoomRecord) -> Room | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import copy
 from pathlib import Path
 
@@ -190,3 +191,37 @@ async def test_a_restart_rebuilds_the_same_phase_and_deadline(isolated_data: Pat
         again = rooms.registry.get(code)
         assert again is not None and again.state is not None and again.state.step == before.step
     rooms.registry.now = __import__("time").time
+
+
+async def test_a_room_asked_for_while_the_restart_restores_it_is_one_room(
+        isolated_data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a restart the server answers while it restores the rooms: a phone reloading its page at that
+    moment must get the same room as everyone else (found in a storm of 960 reloads: a second copy of the room
+    took that phone's page, which then got no update again)."""
+    config = tortoise_config()
+    async with open_database(config):
+        try:
+            room, hashes = await make_room(5)
+            await room.start(hashes[0])
+            code = room.code
+        finally:
+            rooms.registry.clear()
+
+    rebuild = rooms.rebuild_room
+    delays = [0.1]  # the restore's rebuild is slow (a reload storm on the database); the page's is not
+
+    async def slow_rebuild(*args: object, **kwargs: object) -> Room:
+        await asyncio.sleep(delays.pop() if delays else 0.0)
+        return await rebuild(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(rooms, "rebuild_room", slow_rebuild)
+    async with open_database(config):
+        try:
+            restoring = asyncio.create_task(rooms.registry.restore_all())
+            await asyncio.sleep(0.01)  # the restore has listed the rooms and is rebuilding this one
+            found = await rooms.registry.find(code)
+            await restoring
+            assert found is not None and found is rooms.registry.get(code)
+            assert found.state is not None and found.game_seat(hashes[2]) == 3
+        finally:
+            rooms.registry.clear()
