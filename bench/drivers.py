@@ -98,7 +98,7 @@ class Room:
         self.phones = [Phone(base, f"room{index}-phone{i}") for i in range(players)]
         self.stats = Stats()
         self.path = ""
-        self.last_missing: list[str] = []  # the phones that saw nothing of the last measured action
+        self.last_missing: list[Phone] = []  # the phones that saw nothing of the last measured action
 
     async def pause(self) -> None:
         await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
@@ -113,9 +113,7 @@ class Room:
         self.stats.actions += 1
         seen = [m for m in moments if m is not None]
         self.stats.missed += len(moments) - len(seen)
-        self.last_missing = [f"{p.label} (connected: {p.connected}, dropped: {p.drop_reason or 'no'}, "
-                             f"next message {p.next_message_id}, messages {p.messages})"
-                             for p, m in zip(watchers, moments, strict=True) if m is None]
+        self.last_missing = [p for p, m in zip(watchers, moments, strict=True) if m is None]
         if len(actor.notifications) > notes:
             self.stats.refused += 1
             return False
@@ -371,8 +369,11 @@ class GameRoom(Room):
                 expected = len(state.log)
                 data = await self.host.get_json(f"/_bench/game/{self.code}")
                 seen_by_server = [await self.host.get_json(f"/_bench/client/{phone.client_id}")
-                                  for phone in self.phones if phone.label in " ".join(self.last_missing)]
-                return f"{self.code} {state.phase}: nothing of {tried[-1]} reached {', '.join(self.last_missing)}; " \
+                                  for phone in self.last_missing]
+                missing = ", ".join(f"{p.label} (connected: {p.connected}, dropped: {p.drop_reason or 'no'}, "
+                                    f"next message {p.next_message_id}, messages {p.messages})"
+                                    for p in self.last_missing)
+                return f"{self.code} {state.phase}: nothing of {tried[-1]} reached {missing}; " \
                     f"the server's log holds {len(data.get('log', []))} actions, the bench expected {expected}; " \
                     f"the server's clients of those phones: {seen_by_server}"
         return f"{self.code} {state.phase}: nothing was played ({', '.join(tried)}; " \

@@ -27,6 +27,8 @@ CHANNEL_LABELS = {"room": "", "mafia": "mafia", "dead": "dead"}
 # that a vote or a finished night choice updates them without rebuilding anyone's buttons.
 STATUS_KEYS = ("waiting", "votes", "yes_votes", "ready")
 NOT_PANEL_KEYS = frozenset(("events", "chat", *STATUS_KEYS))  # what the panel is not drawn from
+# Which of the page's parts (``RoomPage``) draws each section of ``GameView.section_keys``.
+PART_OF_SECTION = {"title": "first", "panel": "second", "status": "status", "record": "third", "chat": "fourth"}
 
 
 def dated_events(state: Any, viewer: Viewer) -> list[tuple[int, str, dict[str, Any]]]:
@@ -145,9 +147,7 @@ class GameView:
 
     def part(self, name: str) -> Any:
         """The page's part that draws the section ``name`` of ``section_keys``."""
-        page = self.page
-        return {"title": page.first, "panel": page.second, "status": page.status, "record": page.third,
-                "chat": page.fourth}[name]
+        return getattr(self.page, PART_OF_SECTION[name])
 
     # ------------------------------------------------------------ updating what changed
 
