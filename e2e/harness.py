@@ -198,11 +198,24 @@ class Phone:
     def fill(self, name: str, value: str) -> None:
         self.field(name).fill(value)
 
+    def reveal(self) -> None:
+        """Tap Show if the screen is covered (what only this phone's owner may see is behind it)."""
+        button = self.tid("reveal").first
+        try:
+            if button.is_visible():
+                button.click(timeout=2000)
+        except PlaywrightError:
+            pass  # re-rendered under the finger, or already revealed
+
     def tap(self, name: str, until: Locator, attempts: int = 5, wait: float = 4000) -> None:
-        """Tap ``name`` until ``until`` shows (a tap on an element that was just re-rendered is lost)."""
+        """Tap ``name`` until ``until`` shows (a tap on an element that was just re-rendered is lost). What is
+        behind the reveal is revealed first, as its owner would (the screen covers itself again after a
+        while and shortly after a confirmed choice)."""
         for _attempt in range(attempts):
             button = self.tid(name).first
             try:
+                if not button.is_visible():
+                    self.reveal()
                 if button.is_visible() and button.is_enabled():
                     button.click(timeout=2000)
             except PlaywrightError:
@@ -211,7 +224,12 @@ class Phone:
                 shows(until, wait)
                 return
             except AssertionError:
-                continue
+                self.reveal()  # covered again meanwhile: what it shows may be behind the reveal
+                try:
+                    shows(until, 1000)
+                    return
+                except AssertionError:
+                    continue
         picture = Path(tempfile.gettempdir()) / f"e2e-{self.name}-{name}.png"
         self.page.screenshot(path=str(picture), full_page=True)
         raise AssertionError(f"{self}: tapping {name} did not lead to {until} (screen: {picture})")
@@ -248,7 +266,7 @@ class Phone:
         t, rules = self.t, table.rules
         by_name = {wording.role_name(t, rules, str(role)): str(role) for role in ROLE_TABLES[rules]}
         if not self.tid("my-role").count():
-            self.tap("show-role", self.tid("my-role"))
+            self.tap("reveal", self.tid("my-role"))
         self.role = by_name[self.text_of("my-role")]
         self.known = {}
         for line in self.tid("known").all_inner_texts():
@@ -257,7 +275,7 @@ class Phone:
                     if line.strip() == t("{name}: {role}").format(name=table.label(t, other.seat),
                                                                   role=role_name):
                         self.known[other.seat] = role
-        self.tap("hide-role", self.tid("show-role"))
+        self.tap("cover", self.tid("reveal"))
         return self.role
 
     # ------------------------------------------------ what reached the browser
@@ -308,6 +326,8 @@ def play(moves: list[Move]) -> None:
     are not fired at once: every accepted action re-renders every phone, and a tap that lands on an element
     being replaced is lost (the phone taps again)."""
     for move in moves:
+        if move.taps[:-1]:
+            move.phone.reveal()
         for name in move.taps[:-1]:
             try:
                 move.phone.tid(name).first.click(timeout=2000)
@@ -445,7 +465,7 @@ class Table:
     def read_roles(self) -> None:
         """Every player taps his card open at once, reads it, and taps it closed."""
         for phone in self.players:
-            phone.tid("show-role").click()
+            phone.reveal()
         for phone in self.players:
             phone.read_role(self)
             self.roles[phone.seat] = phone.role
@@ -520,6 +540,7 @@ class Table:
 
     def night_acts(self, phone: Phone) -> list[str]:
         """The acts this phone's night screen offers (from its prompt and its act toggle)."""
+        phone.reveal()
         shows(phone.tid("night-prompt").or_(phone.tid("night-done")))
         prompts = {phone.t(text): act for act, text in wording.ACT_PROMPTS.items()}
         acts = [prompts.get(phone.text_of("night-prompt"), "?")] if phone.tid("night-prompt").count() else []

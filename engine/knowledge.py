@@ -146,6 +146,8 @@ killed a player at night is not announced, only that he died."""
 
 def _dated(event: Event, secret: bool) -> dict[str, Any]:
     data = {"day": event.day, "phase": event.phase, **event.as_dict()}
+    if event.audience is not None:
+        data["private"] = True  # told to some seats only: a phone shows it behind its owner's reveal
     if secret and event.phase == "night":
         for key in SECRET_PARAMS.get(event.type, ()):
             data.pop(key, None)

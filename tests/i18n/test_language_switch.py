@@ -69,7 +69,6 @@ async def test_one_table_many_languages(create_user: Callable[[], User]) -> None
     assert room.state is not None
     for seat, (phone, (language, night_title)) in enumerate(zip(users, PHONES, strict=True), 1):
         await phone.should_see(night_title, marker="phase")
-        await click_when_enabled(phone, "show-role")
         role = ROLE_TABLES["uz"][Role(room.state.role(seat))]
         await phone.should_see(translator(language)(role.name), marker="my-role")
         if language != "en":

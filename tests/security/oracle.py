@@ -135,4 +135,4 @@ class Oracle:
 
 def event_key(event: dict[str, Any]) -> tuple[Any, ...]:
     """An event dict as projections give it, comparable with the state's events."""
-    return tuple(sorted((k, repr(v)) for k, v in event.items() if k not in ("day", "phase")))
+    return tuple(sorted((k, repr(v)) for k, v in event.items() if k not in ("day", "phase", "private")))

@@ -11,7 +11,7 @@ from nicegui import background_tasks, ui
 from nicegui.testing import User
 
 from webgame import rooms, store
-from webgame.pages.screen import Screen
+from webgame.pages.screen import Screen, covered_nodes, model_ids
 from webgame.rooms import Room
 
 
@@ -37,6 +37,27 @@ def texts(user: User) -> list[str]:
         elif isinstance(getattr(element, "text", None), str):
             found.append(element.text)
     return found
+
+
+def covered_screen(user: User) -> list[Any]:
+    """What a glance at this phone sees: every screen part as the covered screen draws it (nothing behind the
+    reveal), in page order, with the countdown's time left out (it runs on every phone alike)."""
+    assert user.client is not None
+    parts: list[Any] = []
+    for element in list(user.client.elements.values()):
+        if isinstance(element, Screen) and not element.is_deleted:
+            parts.append(_without_time(covered_nodes(json.loads(element.props["model"]))))
+    return parts
+
+
+def _without_time(nodes: list[Any]) -> list[Any]:
+    return [{key: (_without_time(value) if key == "k" else value) for key, value in node.items()
+             if not (node.get("t") == "clock" and key in ("ms", "x"))} for node in nodes]
+
+
+def covered_ids(user: User) -> set[str]:
+    """The node ids a glance at the covered screen can see."""
+    return set(model_ids([node for part in covered_screen(user) for node in part]))
 
 
 def screen_with(user: User, marker: str, enabled_only: bool = True) -> Screen | None:

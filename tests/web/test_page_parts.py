@@ -46,7 +46,7 @@ async def test_a_phone_keeps_its_elements_from_the_lobby_through_the_game(create
     await click_when_enabled(host, "start")
     await wait_for(lambda: room.state is not None)
     await settle()
-    await phone.should_see(marker="show-role")
+    await phone.should_see(marker="reveal")
     assert element_ids(phone) == before_joining  # the game is drawn in the lobby's parts
     assert phone.client is not None
     screens = [e for e in phone.client.elements.values() if isinstance(e, Screen)]

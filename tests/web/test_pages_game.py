@@ -15,7 +15,7 @@ from webgame.clock import Clock
 from webgame.rooms import Room
 
 from .conftest import FakeTime
-from .helpers import click_when_enabled, create_room, join, node, page_dump, settle, tap, wait_for
+from .helpers import click_when_enabled, covered_ids, create_room, join, node, page_dump, settle, tap, wait_for
 
 
 @pytest.fixture(autouse=True)
@@ -52,7 +52,6 @@ async def test_each_phone_sees_its_own_role_and_no_other(create_user: Callable[[
     room, users = await start_game(create_user, 6)  # 2 mafia, doctor, commissar, 2 civilians
     mafia = seats_with(room, "mafia")
     for seat, phone in enumerate(users, 1):
-        await click_when_enabled(phone, "show-role")
         mine = role_name(room, role_at(room, seat))
         await phone.should_see(marker="my-role", content=mine)
         dump = page_dump(phone)
@@ -66,9 +65,10 @@ async def test_each_phone_sees_its_own_role_and_no_other(create_user: Callable[[
             await phone.should_see(content=f"{partner}. P{partner}: Mafia")
         else:
             assert ": Mafia" not in dump
-    # The card hides again.
-    await click_when_enabled(users[0], "hide-role")
-    await users[0].should_not_see(marker="my-role")
+    # The card is behind the reveal: the covered screen shows no role, and the way to reveal it.
+    for phone in users:
+        assert "my-role" not in covered_ids(phone) and "known" not in covered_ids(phone)
+        assert "reveal" in covered_ids(phone)
 
 
 async def test_the_night_screen_is_alike_for_every_role_then_ends_early(create_user: Callable[[], User]) -> None:
@@ -185,7 +185,6 @@ async def test_a_phone_coming_back_gets_its_seat_and_a_latecomer_watches(create_
     again = create_user()
     again.http_client.cookies = users[2].http_client.cookies  # the same browser, a new tab / after sleeping
     await again.open(f"/r/{room.code}")
-    await click_when_enabled(again, "show-role")
     await again.should_see(marker="my-role", content=role_name(room, role_at(room, 3)))
     assert room.is_connected(room.seating[2].token_hash)
 
@@ -193,7 +192,8 @@ async def test_a_phone_coming_back_gets_its_seat_and_a_latecomer_watches(create_
     await late.open(f"/r/{room.code}")
     await late.should_see("You are watching this game.")
     await late.should_not_see(marker="join-name")
-    await late.should_not_see(marker="show-role")
+    await late.should_not_see(marker="reveal")
+    await late.should_not_see(marker="my-role")
     assert ": Mafia" not in page_dump(late) and "Doctor" not in page_dump(late)
 
 

@@ -68,8 +68,8 @@ def header_nodes(d: Draft, _: Translator, identity: BrowserIdentity, title: str 
             ui.navigate.reload()
 
     with d.row("w-full items-center justify-between no-wrap"):
-        d.label(title or _("Mafia"), "text-xl font-bold")
-        d.select(LANGUAGES, identity.language, change, "language", cls="w-32", aria_label=_("Language"))
+        d.label(title or _("Mafia"), "text-lg font-bold mafia-header-title")
+        d.select(LANGUAGES, identity.language, change, "language", cls="mafia-lang", aria_label=_("Language"))
     if dark is not None:
         d.dark(dark)
 

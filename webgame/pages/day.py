@@ -4,6 +4,7 @@ nominations, defence, the vote, the re-vote and the eliminate-all vote; the mode
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import EliminateAll, EndSpeech, Foul, KamikazePick, Nominate, Ready, Vote
@@ -14,31 +15,40 @@ if TYPE_CHECKING:
 
 
 def render(view: GameView, d: Draft) -> None:
+    """The day's panel. Nothing on it depends on the role (votes, nominations and speeches are public); the
+    step's buttons and the reveal of the role card are in the bar at the bottom of the screen."""
     _, p, me = view.page.t, view.p, view.me
     phase = p["phase"]
+    buttons: list[Callable[[], None]] = []  # what goes into the bar, drawn after the panel
     with d.card("mafia-card"):
+        view.role_card(d)
         if me is not None and not me["alive"] and phase != "kamikaze":
             d.label(_("You are dead: you watch, and talk only with the dead."), "text-lg")
         if phase == "discussion":
-            _discussion(view, d)
+            _discussion(view, d, buttons)
         elif phase == "vote":
-            _vote(view, d)
+            _vote(view, d, buttons)
         elif phase == "kamikaze":
-            _kamikaze(view, d)
+            _kamikaze(view, d, buttons)
         elif phase in ("speeches", "defence", "last_words"):
-            _speech(view, d)
+            _speech(view, d, buttons)
         elif phase == "eliminate_all":
-            _eliminate_all(view, d)
+            _eliminate_all(view, d, buttons)
+    if me is not None:
+        with d.bar():
+            view.reveal_button(d)
+            for button in buttons:
+                button()
 
 
-def _discussion(view: GameView, d: Draft) -> None:
+def _discussion(view: GameView, d: Draft, buttons: list[Callable[[], None]]) -> None:
     _ = view.page.t
     d.label(_("Talk it over. The vote starts when everyone is ready or the time is up."), "text-lg")
     d.slot()  # ready_count()
     if view.action("ready") and view.me is not None:
         seat = int(view.me["seat"])
-        d.button(_("I'm ready to vote"), lambda: view.send(Ready(seat)), "ready", cls="w-full mafia-target",
-                 icon="how_to_vote")
+        buttons.append(lambda: d.button(_("I'm ready to vote"), lambda: view.send(Ready(seat)), "ready",
+                                        cls="mafia-target", icon="how_to_vote"))
     elif view.me is not None and view.me["alive"]:
         d.label(_("You are ready. Waiting for the others."), "mafia-muted")
 
@@ -50,7 +60,7 @@ def ready_count(view: GameView, d: Draft) -> None:
             tid="ready-count")
 
 
-def _vote(view: GameView, d: Draft) -> None:
+def _vote(view: GameView, d: Draft, buttons: list[Callable[[], None]]) -> None:
     _, p, me = view.page.t, view.p, view.me
     action = view.action("vote")
     if p["rules"] == "uk" and int(p.get("vote_round", 1)) > 1:
@@ -72,20 +82,31 @@ def _vote(view: GameView, d: Draft) -> None:
             view.page.second.refresh()
 
         view.target_grid(d, shown, targets, choice.target, pick, mark="vote")
-        with d.row("w-full gap-2 mafia-actions"):
-            if choice.target in targets:
-                target = choice.target
-                d.label(_("You chose {name}.").format(name=view.name_of(int(target))), "grow self-center")
-                d.button(_("Confirm"), lambda: view.send(Vote(seat, target)), "confirm", cls="mafia-target",
-                         icon="check")
-            else:
-                d.label(_("Tap a player, then confirm."), "grow self-center mafia-muted")
+        chosen = choice.target if choice.target in targets else None
+        if chosen is not None:
+            d.label(_("You chose {name}.").format(name=view.name_of(int(chosen))), tid="chosen")
+        else:
+            d.label(_("Tap a player, then confirm."), "mafia-muted")
+
+        def bar() -> None:
             if action.get("none"):
                 d.button(_("Abstain"), lambda: view.send(Vote(seat, None)), "abstain", cls="mafia-target",
                          outline=True)
+            if chosen is not None:
+                target = int(chosen)
+                d.button(_("Confirm"), lambda: view.send(Vote(seat, target)), "confirm", cls="mafia-target",
+                         icon="check")
+            else:
+                d.button(_("Confirm"), _nothing, "confirm-off", cls="mafia-target", icon="check", enabled=False)
+
+        buttons.append(bar)
     elif me is not None and me["alive"]:
         d.label(_("Your vote is cast."), "text-lg", "voted")
     d.slot()  # tally()
+
+
+def _nothing() -> None:
+    """Confirm before a pick: drawn disabled, so the bar keeps its shape."""
 
 
 def tally(view: GameView, d: Draft) -> None:
@@ -108,7 +129,7 @@ def tally(view: GameView, d: Draft) -> None:
         count=_.number(missing)), "mafia-muted")
 
 
-def _kamikaze(view: GameView, d: Draft) -> None:
+def _kamikaze(view: GameView, d: Draft, buttons: list[Callable[[], None]]) -> None:
     _, p = view.page.t, view.p
     action = view.action("kamikaze_pick")
     kamikaze = p.get("kamikaze") or {}
@@ -118,14 +139,14 @@ def _kamikaze(view: GameView, d: Draft) -> None:
         targets = [int(t) for t in action.get("targets", [])]
         view.target_grid(d, targets, targets, None, lambda target: view.send(KamikazePick(seat, target)),
                          mark="pick")
-        d.button(_("Nobody"), lambda: view.send(KamikazePick(seat, None)), "pick-none", cls="w-full mafia-target",
-                 outline=True)
+        buttons.append(lambda: d.button(_("Nobody"), lambda: view.send(KamikazePick(seat, None)), "pick-none",
+                                        cls="mafia-target", outline=True))
     elif kamikaze.get("seat"):
         d.label(_("The kamikaze {name} picks one of those who voted against him.").format(
             name=view.name_of(int(kamikaze["seat"]))), "text-lg")
 
 
-def _speech(view: GameView, d: Draft) -> None:
+def _speech(view: GameView, d: Draft, buttons: list[Callable[[], None]]) -> None:
     _, p, me = view.page.t, view.p, view.me
     speaker = int(p.get("speaker") or 0)
     phase = p["phase"]
@@ -159,25 +180,27 @@ def _speech(view: GameView, d: Draft) -> None:
 
         view.target_grid(d, [int(s) for s in p.get("alive", [])], targets, choice.target, pick, mark="nominate")
         if choice.target in targets:
-            target = choice.target
-            d.button(_("Nominate {name}").format(name=view.name_of(int(target))),
-                     lambda: view.send(Nominate(seat, target)), "confirm", cls="w-full mafia-target", icon="gavel")
+            target = int(choice.target)
+            buttons.append(lambda: d.button(_("Nominate {name}").format(name=view.name_of(target)),
+                                            lambda: view.send(Nominate(seat, target)), "confirm", cls="mafia-target",
+                                            icon="gavel"))
     if view.action("end_speech"):
-        d.button(_("End my speech"), lambda: view.send(EndSpeech(seat)), "end-speech", cls="w-full mafia-target",
-                 icon="stop")
+        buttons.append(lambda: d.button(_("End my speech"), lambda: view.send(EndSpeech(seat)), "end-speech",
+                                        cls="mafia-target", icon="stop"))
 
 
-def _eliminate_all(view: GameView, d: Draft) -> None:
+def _eliminate_all(view: GameView, d: Draft, buttons: list[Callable[[], None]]) -> None:
     _, p = view.page.t, view.p
     candidates = [int(s) for s in p.get("candidates", [])]
     d.label(_("Eliminate all of them: {names}?").format(names=_.join(view.name_of(s) for s in candidates)),
             "text-lg")
     if view.action("eliminate_all") and view.me is not None:
         seat = int(view.me["seat"])
-        with d.row("w-full no-wrap gap-2"):
-            d.button(_("Yes"), lambda: view.send(EliminateAll(seat, True)), "yes", cls="grow mafia-target")
-            d.button(_("No"), lambda: view.send(EliminateAll(seat, False)), "no", cls="grow mafia-target",
-                     outline=True)
+        def bar() -> None:
+            d.button(_("Yes"), lambda: view.send(EliminateAll(seat, True)), "yes", cls="mafia-target")
+            d.button(_("No"), lambda: view.send(EliminateAll(seat, False)), "no", cls="mafia-target", outline=True)
+
+        buttons.append(bar)
     d.slot()  # yes_count()
 
 

@@ -13,8 +13,8 @@ off the websocket's per-message deflate and the gzip of page HTML (``webgame.app
 would be squeezed away and the compressed sizes would differ again.
 
 A page's own taps are answered alike for every role by the pages themselves (a pick changes two buttons
-and one row; the role card answers with a fixed size, ``ROLE_CARD_BYTES``). A first load is padded to the
-largest page of its group, so a reload at night says nothing either.
+and one row); revealing the screen (the role card, the secret move) is the browser's alone and sends
+nothing. A first load is padded to the largest page of its group, so a reload at night says nothing either.
 """
 
 from __future__ import annotations
@@ -37,7 +37,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PAD_PROP = "data-pad"
-ROLE_CARD_BYTES = 8192  # a role card, shown or hidden, is answered with this many bytes (more only if it is bigger)
 PANEL_BYTES, PANEL_BYTES_PER_SEAT = 6144, 640  # a night pick is answered with this many bytes (see answer_bytes)
 STEP_BYTES = 4096  # an answer bigger than its budget is padded to a multiple of this
 _QUIET = frozenset({"tick"})  # the countdown: the same label on every phone

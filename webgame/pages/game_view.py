@@ -15,7 +15,7 @@ from engine.knowledge import Viewer, visible_events
 from engine.state import GameState, Phase
 from engine.view import view
 from webgame.i18n import Translator
-from webgame.pages import components, day, evenness, night, outcome, wording
+from webgame.pages import components, day, night, outcome, wording
 from webgame.pages.screen import Draft
 from webgame.rooms import ChatLine
 
@@ -45,12 +45,15 @@ def half_of(rules: str, day_number: int, phase: str) -> int:
     return 2 * day_number + (1 if is_night else 0)
 
 
+NewsLine = tuple[str, bool]  # a sentence, and whether only some seats were told it (shown behind the reveal)
+
+
 def news_lines(_: Translator, state: GameState, viewer: Viewer, name_of: Callable[[int], str],
-               me: int) -> tuple[list[str], list[str]]:
+               me: int) -> tuple[list[NewsLine], list[NewsLine]]:
     """What this viewer may read, as sentences: (the last night and day, everything before)."""
     now = half_of(state.rules, state.day, str(state.phase))
-    recent: list[str] = []
-    older: list[str] = []
+    recent: list[NewsLine] = []
+    older: list[NewsLine] = []
     night_deaths = False
     for event_day, phase, event in dated_events(state, viewer):
         text = wording.event_text(_, state.rules, event, name_of, me, phase)
@@ -58,10 +61,10 @@ def news_lines(_: Translator, state: GameState, viewer: Viewer, name_of: Callabl
             continue
         is_recent = half_of(state.rules, event_day, phase) >= now - 1
         night_deaths = night_deaths or (is_recent and phase == "night" and event.get("type") == "death")
-        (recent if is_recent else older).append(text)
+        (recent if is_recent else older).append((text, bool(event.get("private"))))
     after_a_night = state.rules == "uz" or state.day > 1
     if state.phase not in (Phase.NIGHT, Phase.ENDED) and after_a_night and not night_deaths:
-        recent.insert(0, _("Nobody died last night."))
+        recent.insert(0, (_("Nobody died last night."), False))
     return recent, older
 
 
@@ -75,7 +78,7 @@ class GameView:
         # the panel): the heading (phase, countdown, the host's clock buttons, a seat's role card) in the first,
         # the panel in the second (the step's counts are the ``status`` part in its slot), the news and the
         # players in the third, the chat in the fourth.
-        self._news_made: tuple[Any, tuple[list[str], list[str]]] | None = None  # sentences, made once per key
+        self._news_made: tuple[Any, tuple[list[NewsLine], list[NewsLine]]] | None = None  # made once per key
         self.game_id: int | None = None
         self.chat_sent = 0  # messages this page wrote that the room took (the browser then empties its box)
         self.saying = False  # a message of this page is on its way to the room
@@ -116,13 +119,29 @@ class GameView:
         finally:
             page.busy = False
 
+    def grid_class(self) -> str:
+        """Two names a row; three on a big table, so that thirty fit a small phone's first screen."""
+        return "mafia-grid" + (" mafia-grid-3" if len(self.page.room.seating) > 12 else "")
+
     def target_grid(self, d: Draft, seats: list[int], enabled: list[int], selected: int | None,
                     on_pick: Callable[[int], Any], mark: str = "target") -> None:
         """Living players as big buttons; the same grid for every role, only the enabled ones differ."""
-        with d.div("mafia-grid"):
+        with d.div(self.grid_class()):
             for seat in seats:
                 d.button(self.name_of(seat), lambda s=seat: on_pick(s), f"{mark}-{seat}", cls="mafia-target",
                          outline=seat != selected, enabled=seat in enabled, no_caps=True)
+
+    def name_tiles(self, d: Draft, seats: list[int]) -> None:
+        """The covered grid: the same names in the same places on every phone, all alike but this phone's own."""
+        mine = int(self.me["seat"]) if self.me else 0
+        with d.div(self.grid_class()):
+            for seat in seats:
+                d.tile(self.name_of(seat), mine=seat == mine, tid=f"tile-{seat}")
+
+    def reveal_button(self, d: Draft) -> None:
+        """The one way to what only this phone's owner may see (his role, his move, his private news)."""
+        _ = self.page.t
+        d.reveal(_("Show"), _("Hide"))
 
     # ------------------------------------------------------------ rendering
 
@@ -191,71 +210,78 @@ class GameView:
 
     def _title(self, d: Draft) -> None:
         page, room = self.page, self.page.room
-        with d.card("mafia-card items-center"):
-            d.label(wording.phase_title(page.t, self.p["phase"], int(self.p["day"])), "mafia-big", "phase")
-            remaining = room.remaining()
-            if remaining is not None and self.p["phase"] != "ended":
-                d.clock(components.countdown_text(page.t, room), None if room.paused else remaining,
-                        "mafia-countdown", "countdown")
+        d.veil_key(f"{self.game_id}-{self.p['phase']}-{self.p['day']}")  # a new phase covers a revealed screen
+        with d.card("mafia-card"):
+            with d.div("mafia-title"):
+                d.label(wording.phase_title(page.t, self.p["phase"], int(self.p["day"])), "mafia-big", "phase")
+                remaining = room.remaining()
+                if remaining is not None and self.p["phase"] != "ended":
+                    d.clock(components.countdown_text(page.t, room), None if room.paused else remaining,
+                            "mafia-countdown", "countdown")
             self._clock_bar(d)  # the host's clock buttons
 
     def _clock_bar(self, d: Draft) -> None:
+        """The host's clock: small buttons on one line under the countdown (the grid stays in the first screen)."""
         page, room = self.page, self.page.room
         if not room.is_host(page.token_hash) or room.stage.value != "playing":
             return
         _ = page.t
         token_hash, step = page.token_hash, int(self.p.get("step", -1))
-        with d.row("w-full justify-center gap-2"):
+        with d.row("w-full justify-end no-wrap gap-1"):
             if room.paused:
                 d.button(_("Resume"), lambda: components.guarded(_, lambda: room.resume(token_hash)), "resume",
-                         icon="play_arrow")
+                         outline=True, no_caps=True)
             else:
                 d.button(_("Pause"), lambda: components.guarded(_, lambda: room.pause(token_hash)), "pause",
-                         icon="pause")
-            d.button(_("+30 s"), lambda: components.guarded(_, lambda: room.extend(token_hash)), "extend")
+                         outline=True, no_caps=True)
+            d.button(_("+30 s"), lambda: components.guarded(_, lambda: room.extend(token_hash)), "extend",
+                     outline=True, no_caps=True)
             d.button(_("End now"), lambda: components.guarded(_, lambda: room.skip(token_hash, step)), "skip",
-                     icon="skip_next")
+                     outline=True, no_caps=True)
 
-    def _role_card(self, d: Draft) -> None:
+    def role_card(self, d: Draft) -> None:
+        """The role, its team and the roles this seat knows, in a few short lines at the top of the revealed
+        panel (the move stays in the first screenful); what the role does is in ``role_help``."""
         me = self.me
-        if me is None:
+        if me is None or self.p["phase"] == "ended":
             return
         _, rules = self.page.t, self.p["rules"]
-
-        def toggle() -> None:
-            self.page.role_shown = not self.page.role_shown
-            self.page.first.refresh()
-            evenness.pad_alone(self.page, evenness.ROLE_CARD_BYTES)  # its size does not tell the role
-
-        with d.card("mafia-card"):
-            if not self.page.role_shown:
-                d.button(_("Tap to see your role"), toggle, "show-role", cls="w-full mafia-target", icon="visibility")
-                return
+        with d.revealed():
             role = str(me["role"])
-            d.label(wording.role_name(_, rules, role), "mafia-big", "my-role")
-            team = self.p.get("teams", {}).get(str(me["seat"]))
-            if team:
-                d.label(_("Team: {team}").format(team=wording.team_name(_, team)))
-            d.label(wording.role_description(_, rules, role))
+            with d.row("w-full items-baseline no-wrap gap-2"):
+                d.label(wording.role_name(_, rules, role), "text-xl font-bold", "my-role")
+                team = self.p.get("teams", {}).get(str(me["seat"]))
+                if team:
+                    d.label(_("Team: {team}").format(team=wording.team_name(_, team)), "mafia-muted")
             others = {int(seat): str(r) for seat, r in self.p.get("roles", {}).items() if int(seat) != me["seat"]}
             if others:
-                d.label(_("You know:"), "font-bold")
-                for seat, other in sorted(others.items()):
-                    d.label(_("{name}: {role}").format(name=self.name_of(seat),
-                                                       role=wording.role_name(_, rules, other)), tid="known")
-            d.button(_("Hide my role"), toggle, "hide-role", cls="w-full mafia-target", icon="visibility_off")
+                with d.div("mafia-known"):
+                    d.label(_("You know:"), "font-bold")
+                    for seat, other in sorted(others.items()):
+                        d.label(_("{name}: {role}").format(name=self.name_of(seat),
+                                                           role=wording.role_name(_, rules, other)), tid="known")
+
+    def role_help(self, d: Draft) -> None:
+        """What this seat's role does, behind the reveal (below the news)."""
+        me = self.me
+        if me is None or self.p["phase"] == "ended":
+            return
+        _, rules = self.page.t, self.p["rules"]
+        with d.revealed(), d.card("mafia-card"):
+            d.label(_("Your role"), "font-bold")
+            d.label(wording.role_description(_, rules, str(me["role"])), "text-sm", "role-help")
 
     def panel(self, d: Draft) -> None:
         """The second part: what this viewer does at this step (its counts in the ``status`` part, in the slot)."""
         phase = self.p["phase"]
+        if self.viewer.kind == "moderator" and self.action("foul"):
+            day.moderator_panel(self, d)  # first: the foul grid in the moderator's first screenful
         if phase == "ended":
             outcome.render(self, d)
         elif phase == "night":
             night.render(self, d)
         else:
             day.render(self, d)
-        if self.viewer.kind == "moderator" and self.action("foul"):
-            day.moderator_panel(self, d)
 
     def status(self, d: Draft) -> None:
         """The counts of the current step (who is still choosing, ready, the tally): their own part."""
@@ -273,7 +299,7 @@ class GameView:
     def news_key(p: dict[str, Any]) -> Any:
         return p["phase"], p["day"], p.get("events")  # the news sentences are made again only when these change
 
-    def news_text(self) -> tuple[list[str], list[str]]:
+    def news_text(self) -> tuple[list[NewsLine], list[NewsLine]]:
         room = self.page.room
         if room.state is None:
             return [], []
@@ -288,37 +314,61 @@ class GameView:
         a spectator is."""
         _ = self.page.t
         self._title(d)
-        self._role_card(d)
         if self.viewer.kind == "spectator":
             d.label(_("You are watching this game."), "mafia-muted")
         elif self.viewer.kind == "moderator":
             d.label(_("You are the moderator: you see every role."), "mafia-muted")
 
     def record(self, d: Draft) -> None:
-        """The third part: the news, then the players."""
+        """The third part: the news, what this seat's role does (revealed only), then the players."""
         self._news(d)
+        self.role_help(d)
         self._players(d)
 
     def _news(self, d: Draft) -> None:
-        """Announcements and private results of the last night and day, then everything before."""
+        """Announcements of the last night and day, then everything before; the private results (a check, a
+        visit) of a seat only behind its reveal, so the covered news is the same on every phone."""
         _ = self.page.t
         recent, older = self.news_text()
-        if recent:
+        secret = self.viewer.kind == "seat" and self.p["phase"] != "ended"
+
+        def news(d: Draft) -> None:
             with d.card("mafia-card"):
                 d.label(_("News"), "font-bold")
-                for text in recent:
-                    d.label(text, tid="news")
-        if older:
+                self._lines(d, recent, secret, "news")
+
+        def earlier(d: Draft) -> None:
             with d.expansion(_("Earlier"), False, "w-full"):
-                for text in older:
-                    d.label(text)
+                self._lines(d, older, secret)
+
+        for lines, draw in ((recent, news), (older, earlier)):
+            if not lines:
+                continue
+            if secret and all(private for _text, private in lines):
+                with d.revealed():  # only private lines: the card itself would tell
+                    draw(d)
+            else:
+                draw(d)
+
+    @staticmethod
+    def _lines(d: Draft, lines: list[NewsLine], secret: bool, tid: str | None = None) -> None:
+        for text, private in lines:
+            if secret and private:
+                with d.revealed():
+                    d.label(text, "mafia-private", tid)
+            else:
+                d.label(text, tid=tid)
 
     def _players(self, d: Draft) -> None:
         room, _ = self.page.room, self.page.t
         p = self.p
         alive = set(p.get("alive", []))
-        roles = {int(seat): str(role) for seat, role in p.get("roles", {}).items()}
         everything = self.viewer.kind == "moderator" or p["phase"] == "ended"
+        if everything:
+            roles = {int(seat): str(role) for seat, role in p.get("roles", {}).items()}
+        else:  # only the roles announced to the whole table (uz deaths): the covered list is the same for all
+            roles = {int(e["seat"]): str(e["role"]) for e in p.get("events", [])
+                     if e.get("type") == "death" and "role" in e and not e.get("private")}
         fouls = {int(seat): float(value) for seat, value in p.get("fouls", {}).items()}
         with d.expansion(_("Players"), p["phase"] != "night", "w-full"):
             for seat in range(1, len(room.seating) + 1):
@@ -335,24 +385,41 @@ class GameView:
     def chat(self, d: Draft) -> None:
         """The fourth part: the chat this viewer may read, and the box where he writes to the channels he may
         write to."""
-        room, _ = self.page.room, self.page.t
+        _ = self.page.t
         chat = self.p.get("chat", {"read": [], "write": []})
         readable, writable = chat["read"], list(chat.get("write", []))
         if not readable:
             return
+        secret = self.viewer.kind == "seat" and self.p["phase"] != "ended"
+        # The mafia's channel (its lines, its box) is behind the reveal: covered, every living phone's chat is
+        # the room's, the same for all.
+        hidden = {"mafia"} if secret else set()
+        if secret and "mafia" in readable:
+            with d.revealed():
+                self._chat_card(d, readable, writable, "chat")
+            with d.covered():
+                self._chat_card(d, [c for c in readable if c not in hidden], [c for c in writable if c not in hidden],
+                                "chat-covered")
+        else:
+            self._chat_card(d, readable, writable, "chat")
+
+    def _chat_card(self, d: Draft, readable: list[str], writable: list[str], tid: str) -> None:
+        room, _ = self.page.room, self.page.t
+        lines = [line for line in room.chat if line.channel in readable]
+        if not lines and not writable:
+            return
         with d.card("mafia-card"):
             d.label(_("Chat"), "font-bold")
-            with d.column("mafia-chat gap-1", "chat"):
-                for line in room.chat:
-                    if line.channel in readable:
-                        with d.row("gap-1 no-wrap items-baseline"):
-                            if line.channel == "mafia":
-                                d.badge(_("mafia"), "negative")
-                            elif line.channel == "dead":
-                                d.badge(_("dead"), "grey")
-                            author = self.name_of(line.seat) if line.seat else _("Moderator")
-                            d.label(author + ":", "font-bold whitespace-nowrap")
-                            d.label(line.text, "mafia-wrap")
+            with d.column("mafia-chat gap-1", tid):
+                for line in lines:
+                    with d.row("gap-1 no-wrap items-baseline"):
+                        if line.channel == "mafia":
+                            d.badge(_("mafia"), "negative")
+                        elif line.channel == "dead":
+                            d.badge(_("dead"), "grey")
+                        author = self.name_of(line.seat) if line.seat else _("Moderator")
+                        d.label(author + ":", "font-bold whitespace-nowrap")
+                        d.label(line.text, "mafia-wrap")
             if writable:
                 d.chat_box(self.channel_names(writable), self.say, "chat-input", "chat-send", _("Message"), _("Send"),
                            self.chat_sent)

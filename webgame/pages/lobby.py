@@ -110,15 +110,16 @@ class LobbyView:
                 with d.row("w-full items-center no-wrap gap-2"):
                     d.dot(room.is_connected(seat.token_hash))
                     if moderator:
-                        d.label(seat.name, "grow break-all")
+                        d.label(seat.name, "grow mafia-name")
                     else:
                         number += 1
-                        d.label(wording.seat_label(_, number, seat.name), "grow break-all")
+                        d.label(wording.seat_label(_, number, seat.name), "grow mafia-name")
                     if seat.token_hash == room.host_hash:
                         d.badge(_("moderator") if moderator else _("host"), "primary")
                     if seat.token_hash == self.page.token_hash:
                         d.badge(_("you"), "positive")
-                    if self.is_host:
+                if self.is_host:  # a line of its own: the name keeps the width, "remove" far from the rest
+                    with d.row("w-full items-center no-wrap gap-2 mafia-seat-controls"):
                         self._seat_controls(d, seat.id, index, len(room.seats), seat.token_hash == room.host_hash)
 
     def _seat_controls(self, d: Draft, seat_id: int, index: int, count: int, is_host_seat: bool) -> None:
@@ -133,14 +134,16 @@ class LobbyView:
         async def make_host() -> None:
             await components.guarded(_, lambda: room.make_host(token_hash, seat_id))
 
+        if not is_host_seat:  # at the left end, the other controls at the right end
+            d.button("", remove, f"remove-{seat_id}", icon="close", flat=True, color="negative",
+                     tip=_("Remove from the table"))
+        d.div("grow")
         d.button("", lambda: move(-1), f"up-{seat_id}", icon="arrow_upward", flat=True, enabled=index > 0,
                  aria_label=_("Move up"))
         d.button("", lambda: move(1), f"down-{seat_id}", icon="arrow_downward", flat=True,
                  enabled=index < count - 1, aria_label=_("Move down"))
         if not is_host_seat:
             d.button("", make_host, f"host-{seat_id}", icon="star_outline", flat=True, tip=_("Make host"))
-            d.button("", remove, f"remove-{seat_id}", icon="close", flat=True, color="negative",
-                     tip=_("Remove from the table"))
 
     # ------------------------------------------------------------ settings
 
@@ -273,7 +276,8 @@ class LobbyView:
                 finally:
                     self.page.busy = False
 
-            d.button(reason or _("Start the game"), start, "start", cls="w-full mafia-target", enabled=problem is None)
+            with d.bar():  # pinned to the bottom of the screen: the host need not scroll past the settings
+                d.button(reason or _("Start the game"), start, "start", cls="mafia-target", enabled=problem is None)
         else:
             d.label(reason or _("Waiting for the host to start the game."), "mafia-muted")
 

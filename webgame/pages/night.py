@@ -1,13 +1,15 @@
-"""The night screen: the same layout, size and timing for every role.
+"""The night screen: covered, it is the same on every phone at the table; revealed, it is its owner's move.
 
-Every living player gets a prompt, the grid of living players, a confirmation step and a skip button; a
-civilian's "suspect" fills the same screen as the doctor's heal, so nobody learns a role by watching
-hands. The mafia team also sees who chooses the kill, the suggestions and the choice.
+Covered (the default, ``Draft.covered``), every living player's phone shows the same words, the same grid of
+names (all alike but his own, which the table knows), and the same button to reveal: a neighbour's glance
+tells nothing. Revealed (``Draft.revealed``, a tap on that button, in the browser only), it shows the
+verb of his role, the legal targets, his pick and Confirm; a civilian's "suspect" pick goes through the same
+motions, so watching hands tells nothing either. The mafia team's card and chat are revealed only too.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.actions import NightAct
 from webgame.pages import evenness, wording
@@ -19,26 +21,39 @@ if TYPE_CHECKING:
 
 def render(view: GameView, d: Draft) -> None:
     _, p, me = view.page.t, view.p, view.me
+    living = [int(s) for s in p.get("alive", [])]
     with d.card("mafia-card"):
         if me is None:
             d.label(_("The town sleeps."), "text-lg")
+            view.name_tiles(d, living)
         elif not me["alive"]:
+            view.role_card(d)
             d.label(_("You are dead. You watch the night in silence."), "text-lg")
+            view.name_tiles(d, living)
         else:
-            acts = [a for a in p.get("actions", []) if a.get("type") == "night_act" and a.get("act") != "pass"]
-            if me["done"] or not acts:
-                _done(view, d)
-            else:
-                _choose(view, d, acts)
+            with d.covered():
+                d.label(_("Everyone makes a secret choice. Tap Show, choose, confirm."), "text-lg", "night-cover")
+                view.name_tiles(d, living)
+            view.role_card(d)
+            with d.revealed():
+                acts = [a for a in p.get("actions", []) if a.get("type") == "night_act" and a.get("act") != "pass"]
+                if me["done"] or not acts:
+                    _done(view, d)
+                else:
+                    _choose(view, d, acts)
         d.slot()  # waiting(): the count of those still choosing
     if p.get("team_night"):
-        _team_night(view, d)
+        with d.revealed():
+            _team_night(view, d)
+    if me is not None:
+        with d.bar():
+            _bar(view, d)
 
 
 def waiting(view: GameView, d: Draft) -> None:
     _, count = view.page.t, int(view.p.get("waiting", 0))
     d.label(_.ngettext("{count} player is still choosing.", "{count} players are still choosing.",
-                       count).format(count=_.number(count)), "mafia-muted")
+                       count).format(count=_.number(count)), "mafia-muted", "waiting")
 
 
 def _done(view: GameView, d: Draft) -> None:
@@ -51,15 +66,21 @@ def _done(view: GameView, d: Draft) -> None:
             d.label(_("{act}: {name}").format(act=_(label), name=view.name_of(int(choice["target"]))))
 
 
-def _choose(view: GameView, d: Draft, acts: list[dict[str, object]]) -> None:
-    _, p, me = view.page.t, view.p, view.me
-    assert me is not None
+def _current(view: GameView, acts: list[dict[str, Any]]) -> dict[str, Any]:
+    """The act this phone is choosing for (the first one until the player switches)."""
     choice = view.pending()
     names = [str(a["act"]) for a in acts]
     if choice.act not in names:
         choice.act, choice.target = names[0], None
-    current = next(a for a in acts if a["act"] == choice.act)
-    targets = [int(t) for t in current.get("targets", [])]  # type: ignore[attr-defined]
+    return next(a for a in acts if a["act"] == choice.act)
+
+
+def _choose(view: GameView, d: Draft, acts: list[dict[str, Any]]) -> None:
+    _, p = view.page.t, view.p
+    choice = view.pending()
+    current = _current(view, acts)
+    names = [str(a["act"]) for a in acts]
+    targets = [int(t) for t in current.get("targets", [])]
 
     def pick(seat: int) -> None:
         choice.target = seat
@@ -78,24 +99,46 @@ def _choose(view: GameView, d: Draft, acts: list[dict[str, object]]) -> None:
     if len(names) > 1:
         d.toggle({name: _(wording.ACT_LABELS.get(name, name)) for name in names}, choice.act, switch, "night-act",
                  "w-full")
-    prompt = _(wording.ACT_PROMPTS.get(choice.act, wording.ACT_PROMPTS["suspect"]))
-    d.label(prompt, "text-lg", "night-prompt")
-    living = [int(s) for s in p.get("alive", [])]
-    view.target_grid(d, living, targets, choice.target, pick)
+    d.label(_(wording.ACT_PROMPTS.get(choice.act, wording.ACT_PROMPTS["suspect"])), "text-lg", "night-prompt")
+    reason = current.get("refused")
+    if not targets and isinstance(reason, str):  # e.g. the uz commissar may not shoot on the first night
+        d.label(_(reason), "text-lg mafia-refused", "night-refused")
+        return
+    view.target_grid(d, [int(s) for s in p.get("alive", [])], targets, choice.target, pick)
     if current.get("note"):
         d.switch(_("Leave a note with tonight's result"), choice.note, note, "note")
-    with d.row("w-full gap-2 mafia-actions"):
+    if choice.target is not None and choice.target in targets:
+        d.label(_("You chose {name}.").format(name=view.name_of(choice.target)), tid="chosen")
+
+
+def _bar(view: GameView, d: Draft) -> None:
+    """The night's buttons: covered, the reveal for everyone; revealed, hide, skip and confirm."""
+    _, me = view.page.t, view.me
+    assert me is not None
+    seat = int(me["seat"])
+    view.reveal_button(d)
+    if not me["alive"]:
+        return
+    acts = [a for a in view.p.get("actions", []) if a.get("type") == "night_act" and a.get("act") != "pass"]
+    if me["done"] or not acts:
+        return
+    with d.revealed():
+        d.button(_("Skip"), lambda: view.send(NightAct(seat, "pass")), "pass", cls="mafia-target", outline=True,
+                 covers=True)
+        choice = view.pending()
+        current = _current(view, acts)
+        targets = [int(t) for t in current.get("targets", [])]
         if choice.target is not None and choice.target in targets:
             target, act, may_note = choice.target, choice.act, bool(current.get("note"))
-            d.label(_("You chose {name}.").format(name=view.name_of(target)), "grow self-center")
             # The note switch changes ``choice.note`` without a redraw: read it when Confirm is tapped.
-            d.button(_("Confirm"), lambda: view.send(NightAct(int(me["seat"]), act, target,
-                                                              bool(choice.note and may_note))),
-                     "confirm", cls="mafia-target", icon="check")
+            d.button(_("Confirm"), lambda: view.send(NightAct(seat, act, target, bool(choice.note and may_note))),
+                     "confirm", cls="mafia-target", icon="check", covers=True)
         else:
-            d.label(_("Tap a player, then confirm."), "grow self-center mafia-muted")
-        d.button(_("Skip"), lambda: view.send(NightAct(int(me["seat"]), "pass")), "pass", cls="mafia-target",
-                 outline=True)
+            d.button(_("Confirm"), _nothing, "confirm-off", cls="mafia-target", icon="check", enabled=False)
+
+
+def _nothing() -> None:
+    """Confirm before a pick: drawn disabled, so the bar keeps its shape."""
 
 
 def _team_night(view: GameView, d: Draft) -> None:

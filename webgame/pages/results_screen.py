@@ -97,7 +97,7 @@ class ScreenPage:
         if lines:
             with ui.card().classes("mafia-card"):
                 ui.label(_("News")).classes("font-bold")
-                for line in lines:
+                for line, _private in lines:
                     testid(ui.label(line), "news")
 
     def _tally(self, p: dict[str, object]) -> None:

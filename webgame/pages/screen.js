@@ -1,7 +1,50 @@
 // One part of a phone's game screen (webgame/pages/screen.py): `model` is a JSON list of nodes that this
 // component draws with Quasar's components and the classes NiceGUI itself uses, so the screen looks as it
 // did when every node was its own element. A tap is sent back as {id, value}.
-import { h, resolveComponent } from "vue";
+import { h, reactive, resolveComponent } from "vue";
+
+// The veil: every part of the page is drawn covered (the same for every role) unless its owner reveals it.
+// Shared by every part of the page, and kept in the browser only: a reveal sends nothing to the server.
+// It covers again after a few seconds without a touch, shortly after a confirmed secret choice, when the page
+// is hidden, when the phone is turned or laid flat (put down), and when the phase changes.
+const veil = reactive({ open: false });
+let veilTimer = null;
+let flatSince = 0;
+let veilKey = null;
+const revealMs = () => (typeof window.mafiaRevealMs === "number" ? window.mafiaRevealMs : 10000);
+const afterChoiceMs = () => (typeof window.mafiaCoverAfterMs === "number" ? window.mafiaCoverAfterMs : 1500);
+function cover() {
+  veil.open = false;
+  if (veilTimer !== null) clearTimeout(veilTimer);
+  veilTimer = null;
+}
+function arm(ms) {
+  if (veilTimer !== null) clearTimeout(veilTimer);
+  veilTimer = setTimeout(cover, ms);
+}
+function reveal() {
+  veil.open = true;
+  arm(revealMs());
+}
+if (!window.mafiaVeil) {
+  window.mafiaVeil = { cover, reveal, state: veil };
+  document.addEventListener("pointerdown", () => { if (veil.open) arm(revealMs()); }, { passive: true, capture: true });
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState !== "visible") cover(); });
+  window.addEventListener("pagehide", cover);
+  window.addEventListener("orientationchange", cover);
+  if (window.screen && window.screen.orientation && window.screen.orientation.addEventListener) {
+    window.screen.orientation.addEventListener("change", cover);
+  }
+  // Laid flat on the table (face up or down) for a second: put down, so covered.
+  window.addEventListener("deviceorientation", (event) => {
+    if (event.beta === null || event.gamma === null) return;
+    const flat = (Math.abs(event.beta) < 12 || Math.abs(event.beta) > 168) && Math.abs(event.gamma) < 12;
+    const now = performance.now();
+    if (!flat) flatSince = 0;
+    else if (!flatSince) flatSince = now;
+    else if (veil.open && now - flatSince > 1000) cover();
+  });
+}
 
 export default {
   props: { model: { type: String, default: "[]" } },
@@ -41,6 +84,10 @@ export default {
       // was taken (its counter grew).
       for (const node of this.nodes) {
         if (node.t === "dark" && this.$q && this.$q.dark) this.$q.dark.set(!!node.on);
+        if (node.t === "vk") {
+          if (veilKey !== null && veilKey !== node.v) cover();
+          veilKey = node.v;
+        }
       }
       const walk = (nodes) => {
         for (const node of nodes) {
@@ -128,7 +175,11 @@ export default {
             {
               key, class: cls, label: node.x, icon: node.i, color: node.col || "primary", outline: !!node.o,
               noCaps: !!node.n, flat: !!node.f, dense: !!node.f, round: !!node.f, disable: !!node.d,
-              "data-testid": id, "aria-label": node.a, onClick: () => this.tap(id),
+              "data-testid": id, "aria-label": node.a,
+              onClick: () => {
+                this.tap(id);
+                if (node.h) arm(afterChoiceMs());
+              },
             },
             node.tip ? () => h(q.tooltip, null, () => node.tip) : undefined,
           );
@@ -139,9 +190,13 @@ export default {
         case "dot":
           return h("span", { key, class: "mafia-dot " + (node.on ? "mafia-dot-on" : "mafia-dot-off") });
         case "toggle":
+          // The chosen option is filled and ticked; the others are grey: which one is on shows at a glance.
           return h(q.toggle, {
-            key, class: cls, "data-testid": id, modelValue: node.v, color: "primary",
-            options: (node.opts || []).map(([value, label]) => ({ value, label })),
+            key, class: cls, "data-testid": id, modelValue: node.v, color: "grey-7", textColor: "white",
+            toggleColor: "primary", toggleTextColor: "white", unelevated: true, spread: true, noCaps: true,
+            options: (node.opts || []).map(([value, label]) => ({
+              value, label: (value === node.v ? "✓ " : "") + label, attrs: { "aria-pressed": value === node.v },
+            })),
             "onUpdate:modelValue": (value) => this.tap(id, value),
           });
         case "switch": {
@@ -182,7 +237,29 @@ export default {
         case "img":
           return h("img", { key, class: cls, src: node.src, alt: node.a || "" });
         case "dark":
+        case "vk":
           return null;
+        case "cov":
+          return veil.open ? null : h("div", { key: key + "c", class: "mafia-screen" }, this.kids(node, q));
+        case "rev":
+          return veil.open ? h("div", { key: key + "r", class: "mafia-screen" }, this.kids(node, q)) : null;
+        case "bar":
+          return h("div", { key, class: "mafia-bar" }, [h("div", { class: "mafia-bar-in" }, this.kids(node, q))]);
+        case "tile":
+          return h("div", {
+            key, class: "mafia-tile" + (node.me ? " mafia-me" : "") + (node.dd ? " mafia-dead" : ""),
+            "data-testid": id,
+          }, node.x);
+        case "reveal":
+          // Covered: "Show" with its eye; revealed: only the crossed eye (its name for screen readers), so the
+          // move's own buttons have the width.
+          return h(q.btn, {
+            key: key + (veil.open ? "-open" : "-shut"), class: "mafia-target mafia-reveal " + cls,
+            label: veil.open ? undefined : node.x, icon: veil.open ? "visibility_off" : "visibility",
+            color: "primary", outline: veil.open, noCaps: true, "data-testid": veil.open ? node.cid : node.id,
+            "aria-label": veil.open ? node.y : node.x, title: veil.open ? node.y : node.x,
+            onClick: () => (veil.open ? cover() : reveal()),
+          });
         case "slot":
           return this.$slots.default ? h("div", { key, class: "mafia-screen" }, this.$slots.default()) : null;
         default:

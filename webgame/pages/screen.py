@@ -59,10 +59,13 @@ class Draft:
     def button(self, text: str, on: Handler, tid: str, cls: str = "", icon: str | None = None,
                outline: bool = False, enabled: bool = True, no_caps: bool = False,
                aria_label: str | None = None, flat: bool = False, color: str | None = None,
-               tip: str | None = None) -> None:
+               tip: str | None = None, covers: bool = False) -> None:
         """A q-btn (primary colour unless ``color``, filled unless ``outline``; ``flat``: a small round icon
-        button) that calls ``on()`` when tapped; ``tip`` is its tooltip (and its accessible name)."""
+        button) that calls ``on()`` when tapped; ``tip`` is its tooltip (and its accessible name); ``covers``:
+        the screen covers itself again shortly after the tap (a confirmed secret choice)."""
         node: Node = {"t": "button", "x": text}
+        if covers:
+            node["h"] = 1
         if cls:
             node["c"] = cls
         if icon:
@@ -140,6 +143,25 @@ class Draft:
         self.handlers[tid] = on
         self.handlers[send_tid] = on
 
+    def reveal(self, show: str, hide: str, tid: str = "reveal", cover_tid: str = "cover", cls: str = "") -> None:
+        """The toggle between the covered screen and what only its owner may see (``revealed``). It works in the
+        browser alone (no message to the server, so the traffic says nothing); the screen covers itself again
+        after a few seconds, when the page is hidden, the phone turned or put down, or the phase changes."""
+        self._add({"t": "reveal", "x": show, "y": hide, "id": tid, "cid": cover_tid, "c": cls})
+
+    def veil_key(self, key: str) -> None:
+        """When this changes (a new phase), a revealed screen covers itself."""
+        self._add({"t": "vk", "v": key})
+
+    def tile(self, text: str, mine: bool = False, dead: bool = False, tid: str | None = None) -> None:
+        """A player's name in the covered grid: every tile alike (only the phone's own seat is marked)."""
+        node: Node = {"t": "tile", "x": text}
+        if mine:
+            node["me"] = 1
+        if dead:
+            node["dd"] = 1
+        self._add(node, tid)
+
     def dark(self, on: bool) -> None:
         """The page's colours: dark (the night) or light. Drawn by nothing; the browser switches Quasar's mode."""
         self._add({"t": "dark", "on": 1 if on else 0})
@@ -177,6 +199,18 @@ class Draft:
 
     def card(self, cls: str = "") -> Any:
         return self._box({"t": "card", "c": cls})
+
+    def covered(self) -> Any:
+        """Nodes shown while the screen is covered (the default): the same for every role."""
+        return self._box({"t": "cov"})
+
+    def revealed(self) -> Any:
+        """Nodes shown only while the phone's owner reveals his screen (the role, the secret move)."""
+        return self._box({"t": "rev"})
+
+    def bar(self) -> Any:
+        """The step's buttons, pinned to the bottom of the phone's screen (always in the first screenful)."""
+        return self._box({"t": "bar"})
 
     def expansion(self, title: str, opened: bool, cls: str = "") -> Any:
         """A part that folds; it starts ``opened`` (again whenever that changes), then the player decides."""
@@ -310,12 +344,49 @@ def model_texts(nodes: list[Node]) -> list[str]:
             found.append(node["tip"])
         if node.get("t") == "form" and isinstance(node.get("lb"), str):
             found.append(node["lb"])
+        if node.get("t") == "reveal":
+            found.append(str(node.get("y", "")))
         if node.get("t") == "toggle":
             found.extend(str(option[1]) for option in node.get("opts", ()))
         elif node.get("t") == "select":
             found.extend(str(option[1]) for option in node.get("opts", ()) if option[0] == node.get("v"))
         found.extend(model_texts(node.get("k", ())))
     return found
+
+
+def covered_nodes(nodes: list[Node]) -> list[Node]:
+    """The model as the covered screen draws it: without what only its owner sees (``Draft.revealed``), and the
+    reveal toggle as its covered face. What a neighbour's glance can see."""
+    shown: list[Node] = []
+    for node in nodes:
+        kind = node.get("t")
+        if kind == "rev":
+            continue
+        if kind == "cov":
+            shown.extend(covered_nodes(node.get("k", [])))
+            continue
+        if kind == "reveal":
+            node = {key: value for key, value in node.items() if key not in ("y", "cid")}
+        if "k" in node:
+            node = {**node, "k": covered_nodes(node["k"])}
+        shown.append(node)
+    return shown
+
+
+def revealed_nodes(nodes: list[Node]) -> list[Node]:
+    """The model as the revealed screen draws it (what the phone's owner sees after tapping Show)."""
+    shown: list[Node] = []
+    for node in nodes:
+        kind = node.get("t")
+        if kind == "cov":
+            continue
+        if kind == "rev":
+            shown.extend(revealed_nodes(node.get("k", [])))
+            continue
+        if "k" in node:
+            node = {**node, "k": revealed_nodes(node["k"])}
+        shown.append(node)
+    return shown
 
 
 def model_ids(nodes: list[Node]) -> dict[str, bool]:
@@ -326,6 +397,8 @@ def model_ids(nodes: list[Node]) -> dict[str, bool]:
             found[node["id"]] = not node.get("d")
         if isinstance(node.get("sid"), str):
             found[node["sid"]] = True
+        if isinstance(node.get("cid"), str):
+            found[node["cid"]] = True
         found.update(model_ids(node.get("k", ())))
     return found
 
