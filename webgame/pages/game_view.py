@@ -399,7 +399,7 @@ class GameView:
                 self._chat_card(d, readable, writable, "chat")
             with d.covered():
                 self._chat_card(d, [c for c in readable if c not in hidden], [c for c in writable if c not in hidden],
-                                "chat-covered")
+                                "chat")
         else:
             self._chat_card(d, readable, writable, "chat")
 
