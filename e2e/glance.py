@@ -1,0 +1,282 @@
+"""What a neighbour's glance at a phone shows, as data: the helpers of ``e2e/test_privacy.py`` (issue 20).
+
+``signature(phone)`` reads every element that is drawn inside the phone's viewport (the first screenful, the
+page scrolled to its top): its tag and test id, its own text, its box (rounded to whole pixels), whether it is
+enabled, and its computed colours, border and font. Two phones of the same language at the same moment must
+give the same signature whatever their roles. The differences the table is allowed to see are normalised
+away before the reading:
+
+- the phone's own name tile (``.mafia-me``): read as an ordinary tile (everyone knows whose phone it is);
+- the countdown's digits (test id ``countdown``): its text is read as ``#:##`` and its width is not read;
+- the host's clock buttons (pause / +30 s / end now): their row is taken out of the layout while reading
+  (the host is public; without the row his screen is laid out like everyone's).
+
+Also here: the first screen check (``in_first_screen``), and ``Crowd``: simulated phones (``bench/phone.py``,
+HTTP + socket.io, no browser) that fill the seats of a room through its join form, as a browser does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import difflib
+import json
+import threading
+import time
+from collections.abc import Callable, Coroutine, Iterable
+from typing import Any, TypeVar
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Locator
+
+from bench.phone import Phone as SimPhone
+from e2e.harness import WAIT, Phone
+from engine.options import OPTION_TABLES
+
+T = TypeVar("T")
+
+# One line per element drawn inside the viewport. Runs in the page; returns {lines, me, open}.
+SIGNATURE_JS = r"""
+() => {
+  const ae = document.activeElement;
+  if (ae && ae !== document.body && ae.blur) ae.blur();  // the finger has left the screen
+  window.scrollTo(0, 0);
+  const hidden = [];
+  for (const id of ["pause", "resume", "extend", "skip"]) {  // the host's clock row: out of the layout
+    const button = document.querySelector(`[data-testid="${id}"]`);
+    const row = button && button.closest(".nicegui-row");
+    if (row && row.style.display !== "none") { hidden.push([row, row.style.display]); row.style.display = "none"; }
+  }
+  const mine = Array.from(document.querySelectorAll(".mafia-me"));
+  for (const el of mine) el.classList.remove("mafia-me");  // the own tile, read as any other tile
+  const vw = window.innerWidth, vh = window.innerHeight;
+  const lines = [];
+  try {
+    for (const el of document.body.querySelectorAll("*")) {
+      if (el.tagName === "SCRIPT" || el.tagName === "STYLE" || el.tagName === "TEMPLATE") continue;
+      const r = el.getBoundingClientRect();
+      if (r.width < 0.5 || r.height < 0.5) continue;
+      if (r.bottom <= 0 || r.top >= vh || r.right <= 0 || r.left >= vw) continue;
+      const s = getComputedStyle(el);
+      if (s.visibility === "hidden" || s.display === "none" || Number(s.opacity) === 0) continue;
+      const testid = el.getAttribute("data-testid") || "";
+      let text = "";
+      for (const node of el.childNodes) if (node.nodeType === 3) text += node.textContent;
+      text = text.replace(/\s+/g, " ").trim();
+      if ((el.tagName === "INPUT" || el.tagName === "TEXTAREA") && el.value) text += " value=" + el.value;
+      const clock = testid === "countdown" || (el.closest && el.closest('[data-testid="countdown"]'));
+      if (clock) text = text.replace(/\d/g, "#");
+      const disabled = el.disabled === true || el.getAttribute("aria-disabled") === "true"
+        || el.classList.contains("disabled");
+      const box = clock ? [Math.round(r.top), Math.round(r.height)]
+        : [Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)];
+      lines.push([el.tagName.toLowerCase(), testid, text, box.join(","), disabled ? "disabled" : "",
+        s.color, s.backgroundColor, s.borderTopColor + " " + s.borderTopWidth + " " + s.borderTopStyle,
+        s.fontWeight + " " + s.fontSize, s.opacity].join(" | "));
+    }
+  } finally {
+    for (const el of mine) el.classList.add("mafia-me");
+    for (const [row, display] of hidden) row.style.display = display;
+  }
+  return {lines, me: mine.map((el) => el.getAttribute("data-testid") || "?"),
+          open: !!(window.mafiaVeil && window.mafiaVeil.state.open)};
+}
+"""
+
+VEIL_OPEN = "() => !!(window.mafiaVeil && window.mafiaVeil.state.open)"
+VEIL_SHUT = "() => !!window.mafiaVeil && !window.mafiaVeil.state.open"
+
+
+class Glance:
+    """One phone's signature at one moment."""
+
+    def __init__(self, phone: Phone, lines: list[str], me: list[str], revealed: bool) -> None:
+        self.phone = phone
+        self.lines = lines
+        self.me = me
+        self.revealed = revealed
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Glance) and self.lines == other.lines
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def diff(self, other: Glance, limit: int = 40) -> str:
+        lines = list(difflib.unified_diff(self.lines, other.lines, str(self.phone), str(other.phone), lineterm="",
+                                          n=1))
+        more = f"\n... {len(lines) - limit} more lines" if len(lines) > limit else ""
+        return "\n".join(lines[:limit]) + more
+
+
+def signature(phone: Phone) -> Glance:
+    """What the phone shows inside its viewport now, normalised (see the module's docstring)."""
+    phone.page.mouse.move(0, 0)  # no hover left by the last tap
+    found = phone.page.evaluate(SIGNATURE_JS)
+    return Glance(phone, [str(line) for line in found["lines"]], [str(me) for me in found["me"]], bool(found["open"]))
+
+
+def wait_covered(phone: Phone, timeout: float = WAIT) -> None:
+    """Until the phone's screen is covered (it covers itself after a confirmed choice and after a while)."""
+    phone.page.wait_for_function(VEIL_SHUT, timeout=timeout)
+
+
+def wait_revealed(phone: Phone, timeout: float = WAIT) -> None:
+    phone.page.wait_for_function(VEIL_OPEN, timeout=timeout)
+
+
+def same_glances(phones: Iterable[Phone], moment: str, wait: float = WAIT) -> list[Glance]:
+    """Every phone's covered screen (waiting until each one has covered itself) must give the same signature;
+    the phones' own tiles are each one tile (the one of its seat). Returns the glances."""
+    phones = list(phones)
+    assert len(phones) >= 2, f"{moment}: nothing to compare"
+    for phone in phones:
+        wait_covered(phone, wait)
+    glances = [signature(phone) for phone in phones]
+    first = glances[0]
+    assert first.lines, f"{moment}: {first.phone} shows nothing"
+    for glance in glances:
+        assert not glance.revealed, f"{moment}: {glance.phone} was revealed while read"
+    for glance in glances[1:]:
+        assert glance == first, f"{moment}: a glance tells {first.phone} from {glance.phone}:\n{first.diff(glance)}"
+    for glance in glances:
+        seat = glance.phone.seat
+        if glance.me:  # a grid of names is shown: only his own tile is marked
+            assert glance.me == [f"tile-{seat}"], f"{moment}: {glance.phone} marks {glance.me}"
+    return glances
+
+
+def hide_page(phone: Phone) -> None:
+    """The page is hidden (the phone locked, another app in front): ``visibilitychange`` with the state
+    ``hidden``, then visible again."""
+    phone.page.evaluate(
+        "() => { Object.defineProperty(document, 'visibilityState', {value: 'hidden', configurable: true});"
+        " Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
+        " document.dispatchEvent(new Event('visibilitychange'));"
+        " delete document.visibilityState; delete document.hidden;"
+        " document.dispatchEvent(new Event('visibilitychange')); }")
+
+
+# ---------------------------------------------------------------- the first screen
+
+
+def in_first_screen(phone: Phone, locator: Locator, what: str) -> None:
+    """``locator`` is drawn inside the viewport with the page at its top (no scrolling), and a tap at its centre
+    lands on it (nothing, such as the pinned bar, lies over it)."""
+    page = phone.page
+    element = locator.first
+    element.wait_for(state="visible")
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.wait_for_function("() => window.scrollY === 0")
+    box = element.bounding_box()
+    size = page.viewport_size
+    assert box is not None and size is not None, f"{phone}: {what} has no box"
+    inside = (box["x"] >= -0.5 and box["y"] >= -0.5 and box["x"] + box["width"] <= size["width"] + 0.5
+              and box["y"] + box["height"] <= size["height"] + 0.5)
+    assert inside, (f"{phone} ({size['width']}x{size['height']}): {what} is not in the first screen: "
+                    f"{json.dumps({k: round(v) for k, v in box.items()})}")
+    on_top = element.evaluate(
+        "(el) => { const r = el.getBoundingClientRect();"
+        " const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);"
+        " return !!hit && (hit === el || el.contains(hit)); }")
+    assert on_top, f"{phone}: {what} is in the first screen but something lies over its centre"
+
+
+# ---------------------------------------------------------------- simulated phones
+
+
+class Crowd:
+    """Simulated phones (``bench/phone.py``) on an event loop of their own thread: each loads the room's page
+    and takes a seat through the join form, then stays connected and does nothing (the room's clock, or the
+    host's "End now", ends the steps for them)."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="crowd", daemon=True)
+        self.thread.start()
+        self.phones: list[SimPhone] = []
+
+    def run(self, work: Coroutine[Any, Any, T], timeout: float = 120.0) -> T:
+        return asyncio.run_coroutine_threadsafe(work, self.loop).result(timeout)
+
+    def join(self, code: str, names: list[str], language: str = "en", at_once: int = 6) -> None:
+        """Each name takes a seat, in this order of names (seats are numbered in the order of the joins)."""
+        self.run(self._join(code, names, language, at_once), timeout=60.0 + 5.0 * len(names))
+
+    async def _join(self, code: str, names: list[str], language: str, at_once: int) -> None:
+        phones = [SimPhone(self.base, name, language) for name in names]
+        self.phones.extend(phones)
+        gate = asyncio.Semaphore(at_once)
+
+        async def load(phone: SimPhone) -> None:
+            async with gate:
+                await phone.visit(f"/r/{code}")
+
+        await asyncio.gather(*(load(phone) for phone in phones))
+        for phone in phones:  # one after the other: the seats in the order of the names
+            await self._take_seat(phone)
+
+    @staticmethod
+    async def _take_seat(phone: SimPhone, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        key = phone.node_key("join-name")
+        assert key is not None, f"{phone.label}: no join form"
+        await phone.tap(key, {"text": phone.label})
+        while phone.node_key("join-name") is not None:  # the form goes once the seat is taken
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{phone.label}: not seated within {timeout:.0f} s")
+            await phone.wait(0.5)
+
+    def shows(self, index: int, text: str, timeout: float = 30.0) -> None:
+        """Until the simulated phone ``index`` shows ``text`` (in any label or button)."""
+        self.run(self._shows(self.phones[index], text, timeout), timeout + 5.0)
+
+    @staticmethod
+    async def _shows(phone: SimPhone, text: str, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while not phone.has_text(text):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{phone.label}: {text!r} not shown within {timeout:.0f} s")
+            await phone.wait(0.5)
+
+    def close(self) -> None:
+        try:
+            self.run(self._close(), timeout=30.0)
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(timeout=10)
+
+    async def _close(self) -> None:
+        await asyncio.gather(*(phone.close() for phone in self.phones), return_exceptions=True)
+
+
+# ---------------------------------------------------------------- the host's clock
+
+STEP_TEXT_JS = ("() => ['phase', 'speaker'].map((id) => { const el = document.querySelector(`[data-testid=\"${id}\"]`);"
+                " return el ? el.textContent : ''; }).join('|')")
+
+
+def end_step(host: Phone, attempts: int = 5) -> None:
+    """The host taps "End now" until his screen shows another step (another phase or another speaker)."""
+    before = host.page.evaluate(STEP_TEXT_JS)
+    changed = f"() => ({STEP_TEXT_JS})() !== {json.dumps(before)}"
+    for _attempt in range(attempts):
+        with contextlib.suppress(PlaywrightError):  # redrawn under the finger: tapped again below
+            host.tid("skip").first.click(timeout=3000)
+        try:
+            host.page.wait_for_function(changed, timeout=6000)
+            return
+        except PlaywrightError:
+            continue
+    raise AssertionError(f"{host}: End now did not end the step {before!r}")
+
+
+def set_timers(host: Phone, rules: str, watch: Callable[[str], None], **seconds: int) -> None:
+    """The host types each timer into the lobby; ``watch(text)`` waits until another phone's summary shows it
+    (``Table.set_timers`` when the only other phones are simulated)."""
+    t = host.t
+    for name, value in seconds.items():
+        host.fill(f"option-{name}", str(value))
+        host.field(f"option-{name}").press("Tab")
+        spec = next(s for s in OPTION_TABLES[rules] if s.name == name)
+        watch(t("{label}: {seconds}").format(label=t(spec.label), seconds=t.seconds(value)))
