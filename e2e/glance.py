@@ -8,6 +8,8 @@ away before the reading:
 
 - the phone's own name tile (``.mafia-me``): read as an ordinary tile (everyone knows whose phone it is);
 - the countdown's digits (test id ``countdown``): its text is read as ``#:##`` and its width is not read;
+- the phone's own button in a grid of players (``vote-N`` of his own seat is disabled: he may not vote for
+  himself): its enabled state and opacity are not read;
 - the host's clock buttons (pause / +30 s / end now): their row is taken out of the layout while reading
   (the host is public; without the row his screen is laid out like everyone's).
 
@@ -37,10 +39,18 @@ T = TypeVar("T")
 
 # One line per element drawn inside the viewport. Runs in the page; returns {lines, me, open}.
 SIGNATURE_JS = r"""
-() => {
+async (seat) => {
   const ae = document.activeElement;
   if (ae && ae !== document.body && ae.blur) ae.blur();  // the finger has left the screen
   window.scrollTo(0, 0);
+  // What a tap set moving (a ripple, a hover's fade) ends before the reading: a glance is not a video.
+  for (let round = 0; round < 10; round++) {
+    const running = document.getAnimations().filter((a) => a.playState === "running"
+      && !(a.effect && a.effect.getComputedTiming && a.effect.getComputedTiming().iterations === Infinity));
+    if (!running.length) break;
+    await Promise.race([Promise.all(running.map((a) => a.finished.catch(() => null))),
+                        new Promise((done) => setTimeout(done, 400))]);
+  }
   const hidden = [];
   for (const id of ["pause", "resume", "extend", "skip"]) {  // the host's clock row: out of the layout
     const button = document.querySelector(`[data-testid="${id}"]`);
@@ -51,6 +61,7 @@ SIGNATURE_JS = r"""
   for (const el of mine) el.classList.remove("mafia-me");  // the own tile, read as any other tile
   const vw = window.innerWidth, vh = window.innerHeight;
   const lines = [];
+  const CLASS_MARK = " || class: ";
   try {
     for (const el of document.body.querySelectorAll("*")) {
       if (el.tagName === "SCRIPT" || el.tagName === "STYLE" || el.tagName === "TEMPLATE") continue;
@@ -68,11 +79,14 @@ SIGNATURE_JS = r"""
       if (clock) text = text.replace(/\d/g, "#");
       const disabled = el.disabled === true || el.getAttribute("aria-disabled") === "true"
         || el.classList.contains("disabled");
+      // His own button in a grid of players (he may not vote for himself): as public as his own tile.
+      const own = seat > 0 && new RegExp(`^(vote|nominate|target)-${seat}$`).test(testid);
       const box = clock ? [Math.round(r.top), Math.round(r.height)]
         : [Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)];
-      lines.push([el.tagName.toLowerCase(), testid, text, box.join(","), disabled ? "disabled" : "",
+      lines.push([el.tagName.toLowerCase(), testid, text, box.join(","), own ? "own" : disabled ? "disabled" : "",
         s.color, s.backgroundColor, s.borderTopColor + " " + s.borderTopWidth + " " + s.borderTopStyle,
-        s.fontWeight + " " + s.fontSize, s.opacity].join(" | "));
+        s.fontWeight + " " + s.fontSize, own ? "own" : s.opacity].join(" | ")
+        + CLASS_MARK + (el.getAttribute("class") || ""));
     }
   } finally {
     for (const el of mine) el.classList.add("mafia-me");
@@ -83,6 +97,7 @@ SIGNATURE_JS = r"""
 }
 """
 
+CLASS_MARK = " || class: "  # after it, the element's classes: shown when glances differ, not compared
 VEIL_OPEN = "() => !!(window.mafiaVeil && window.mafiaVeil.state.open)"
 VEIL_SHUT = "() => !!window.mafiaVeil && !window.mafiaVeil.state.open"
 
@@ -92,7 +107,8 @@ class Glance:
 
     def __init__(self, phone: Phone, lines: list[str], me: list[str], revealed: bool) -> None:
         self.phone = phone
-        self.lines = lines
+        self.described = lines  # with each element's classes
+        self.lines = [line.split(CLASS_MARK, 1)[0] for line in lines]
         self.me = me
         self.revealed = revealed
 
@@ -102,8 +118,14 @@ class Glance:
     __hash__ = None  # type: ignore[assignment]
 
     def diff(self, other: Glance, limit: int = 40) -> str:
-        lines = list(difflib.unified_diff(self.lines, other.lines, str(self.phone), str(other.phone), lineterm="",
-                                          n=1))
+        matcher = difflib.SequenceMatcher(a=self.lines, b=other.lines, autojunk=False)
+        lines = [f"{self.phone} / {other.phone}:"]
+        for tag, a1, a2, b1, b2 in matcher.get_opcodes():
+            if tag == "equal":
+                continue
+            lines.append(f"@@ {a1}-{a2} / {b1}-{b2}")
+            lines.extend("- " + line for line in self.described[a1:a2])
+            lines.extend("+ " + line for line in other.described[b1:b2])
         more = f"\n... {len(lines) - limit} more lines" if len(lines) > limit else ""
         return "\n".join(lines[:limit]) + more
 
@@ -111,7 +133,7 @@ class Glance:
 def signature(phone: Phone) -> Glance:
     """What the phone shows inside its viewport now, normalised (see the module's docstring)."""
     phone.page.mouse.move(0, 0)  # no hover left by the last tap
-    found = phone.page.evaluate(SIGNATURE_JS)
+    found = phone.page.evaluate(SIGNATURE_JS, phone.seat)
     return Glance(phone, [str(line) for line in found["lines"]], [str(me) for me in found["me"]], bool(found["open"]))
 
 
