@@ -112,8 +112,23 @@ class Glance:
         self.me = me
         self.revealed = revealed
 
+    @property
+    def own(self) -> set[int]:
+        """The lines of this phone's own button in a grid of players (see the module's docstring)."""
+        return {index for index, line in enumerate(self.lines) if " | own | " in line}
+
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Glance) and self.lines == other.lines
+        """The same lines, but for each phone's own grid button, whose state is not compared (the same element
+        in the same place with the same text is)."""
+        if not isinstance(other, Glance) or len(self.lines) != len(other.lines):
+            return False
+        skipped = self.own | other.own
+        for index, (mine, theirs) in enumerate(zip(self.lines, other.lines, strict=True)):
+            if mine == theirs:
+                continue
+            if index not in skipped or mine.split(" | ")[:4] != theirs.split(" | ")[:4]:
+                return False
+        return True
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -518,7 +518,8 @@ class Table:
                 continue
             if phone.tid("night-act").count():
                 label = phone.t(wording.ACT_LABELS[act])
-                toggle = phone.tid("night-act").get_by_role("button", name=label, exact=True)
+                toggle = phone.tid("night-act").get_by_role(
+                    "button", name=re.compile("^(✓ )?" + re.escape(label) + "$"))  # the chosen one is ticked
                 prompt = phone.tid("night-prompt").filter(has_text=exactly(phone.t(wording.ACT_PROMPTS[act])))
                 for _attempt in range(5):
                     toggle.click()
@@ -546,7 +547,8 @@ class Table:
         acts = [prompts.get(phone.text_of("night-prompt"), "?")] if phone.tid("night-prompt").count() else []
         if phone.tid("night-act").count():
             labels = {phone.t(text): act for act, text in wording.ACT_LABELS.items()}
-            acts = [labels[text.strip()] for text in phone.tid("night-act").get_by_role("button").all_text_contents()]
+            acts = [labels[text.strip().removeprefix("✓").strip()]  # the chosen act is ticked
+                    for text in phone.tid("night-act").get_by_role("button").all_text_contents()]
         return acts
 
     # ------------------------------------------------ day

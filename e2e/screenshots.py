@@ -72,13 +72,17 @@ def set_language(phone: Phone, language: str) -> None:
 
 
 def show_card(phone: Phone) -> None:
+    """Reveal the screen (Show) and keep it revealed for the photograph."""
+    phone.page.evaluate("() => { window.mafiaRevealMs = 600000; window.mafiaCoverAfterMs = 600000; }")
     if not phone.tid("my-role").count():
-        phone.tap("show-role", phone.tid("my-role"))
+        phone.tap("reveal", phone.tid("my-role"))
 
 
 def hide_card(phone: Phone) -> None:
-    if phone.tid("my-role").count():
-        phone.tap("hide-role", phone.tid("show-role"))
+    """Cover the screen again, and let it cover itself as it does for players."""
+    phone.page.evaluate("() => { delete window.mafiaRevealMs; delete window.mafiaCoverAfterMs; }")
+    if phone.tid("cover").count():
+        phone.tap("cover", phone.tid("reveal"))
 
 
 def say(phone: Phone, text: str) -> None:
@@ -120,7 +124,7 @@ def uz_game(browser: Browser, base: str, camera: Camera) -> None:
     civilians = table.by_role("civilian")
     victim = civilians[0]
 
-    camera.in_languages(doctor, "uz-role-hidden", ("en", "uz"), focus="show-role")
+    camera.in_languages(doctor, "uz-night-covered", ("en", "uz"), focus="reveal")
     camera.in_languages(doctor, "uz-role-shown", ("en", "uz"), focus="my-role", before=lambda: show_card(doctor))
     hide_card(doctor)
 
@@ -130,15 +134,21 @@ def uz_game(browser: Browser, base: str, camera: Camera) -> None:
     say(mafia, "Not the doctor tonight")
     say(don, "Agreed")
     don.tap(f"target-{victim.seat}", don.tid("confirm"))
-    camera.in_languages(don, "uz-night-mafia", ("en", "uz"), focus="chat")
+    camera.in_languages(don, "uz-night-mafia", ("en", "uz"), focus="chat",
+                        before=lambda: (show_card(don), don.tid(f"target-{victim.seat}").click()))
     don.tap("confirm", don.tid("night-done"))
 
     # A power role and a civilian, each with a target picked; the night in every language.
     doctor.tap(f"target-{doctor.seat}", doctor.tid("confirm"))
-    camera.in_languages(doctor, "uz-night-doctor", ALL_LANGUAGES, focus="night-prompt")
+    camera.in_languages(doctor, "uz-night-doctor", ALL_LANGUAGES, focus="night-prompt",
+                        before=lambda: show_card(doctor))
+    hide_card(doctor)
     civilian = civilians[1]
     civilian.tap(f"target-{don.seat}", civilian.tid("confirm"))
-    camera.in_languages(civilian, "uz-night-civilian", ("en", "uz"), focus="night-prompt")
+    camera.in_languages(civilian, "uz-night-civilian", ("en", "uz"), focus="night-prompt",
+                        before=lambda: show_card(civilian))
+    hide_card(civilian)
+    camera.in_languages(civilian, "uz-night-covered-civilian", ("en", "uz"))
     camera.shot(tv, "en-uz-tv-night")
     table.night(1, {doctor.seat: ("heal", doctor.seat), civilian.seat: ("suspect", don.seat),
                     commissar.seat: ("check", mafia.seat), lover.seat: ("block", civilians[2].seat)})
@@ -254,8 +264,11 @@ def uk_game(browser: Browser, base: str, camera: Camera) -> None:
 
     table.expect_phase("night", 1, check=False)
     commissar.tap(f"target-{don.seat}", commissar.tid("confirm"))
+    camera.in_languages(commissar, "uk-night-commissar", ("en", "uk"), focus="note",
+                        before=lambda: (show_card(commissar), commissar.tid("note").click()))
+    hide_card(commissar)
+    commissar.tap(f"target-{don.seat}", commissar.tid("confirm"))
     commissar.tid("note").click()
-    camera.in_languages(commissar, "uk-night-commissar", ("en", "uk"), focus="note")
     commissar.tap("confirm", commissar.tid("night-done"))
     dead = table.seat(nominees[0])
     say(dead, "Я був мирним!")

@@ -78,9 +78,14 @@ def test_fourteen_players_every_role_acts(server: Server, phones: Callable[..., 
     assert not doctor.known and not killer.known and not c1.known
 
     # The mafia's chat at night: the team reads it, nobody else does.
+    # It is behind the reveal: a covered phone of the team shows nothing of it.
+    expect(don.tid("chat-input")).to_have_count(0)
+    second_mafia.reveal()
     second_mafia.fill("chat-input", "c1 tonight?")
     second_mafia.tap("chat-send", second_mafia.tid("chat").get_by_text("c1 tonight?"))
+    expect(don.page.get_by_text("c1 tonight?")).to_have_count(0)  # covered
     for member in (don, lawyer):
+        member.reveal()
         expect(member.tid("chat").get_by_text("c1 tonight?")).to_be_visible()
     assert "c1 tonight?" not in c1.page.content() and "c1 tonight?" not in doctor.page.content()
 
@@ -93,11 +98,13 @@ def test_fourteen_players_every_role_acts(server: Server, phones: Callable[..., 
     })
     table.died(c1.seat, first_mafia.seat)
     table.expect_phase("discussion", 1)
-    for phone in (commissar, sergeant):  # the sergeant sees the commissar's checks
+    for phone in (commissar, sergeant):  # the sergeant sees the commissar's checks (behind the reveal)
+        phone.reveal()
         t = phone.t
         checked = t("{checker} checked {target}: mafia.").format(checker=table.label(t, commissar.seat),
                                                                    target=table.label(t, first_mafia.seat))
         expect(news(phone, checked)).to_be_visible()
+    hobo.reveal()
     t = hobo.t
     saw = t("At {target}'s door you saw: {attackers}.").format(target=table.label(t, c1.seat),
                                                                  attackers=table.label(t, don.seat))
