@@ -7,7 +7,7 @@ give the same signature whatever their roles. The differences the table is allow
 away before the reading:
 
 - the phone's own name tile (``.mafia-me``): read as an ordinary tile (everyone knows whose phone it is);
-- the countdown's digits (test id ``countdown``): its text is read as ``#:##`` and its width is not read;
+- the countdown's digits (test id ``countdown``): each run of digits is read as ``#``, its width is not read;
 - the phone's own button in a grid of players (``vote-N`` of his own seat is disabled: he may not vote for
   himself): its enabled state and opacity are not read;
 - the host's clock buttons (pause / +30 s / end now): their row is taken out of the layout while reading
@@ -76,7 +76,7 @@ async (seat) => {
       text = text.replace(/\s+/g, " ").trim();
       if ((el.tagName === "INPUT" || el.tagName === "TEXTAREA") && el.value) text += " value=" + el.value;
       const clock = testid === "countdown" || (el.closest && el.closest('[data-testid="countdown"]'));
-      if (clock) text = text.replace(/\d/g, "#");
+      if (clock) text = text.replace(/\d+/g, "#");
       const disabled = el.disabled === true || el.getAttribute("aria-disabled") === "true"
         || el.classList.contains("disabled");
       // His own button in a grid of players (he may not vote for himself): as public as his own tile.
