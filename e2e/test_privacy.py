@@ -64,6 +64,12 @@ def dead_seats(table: Table) -> set[int]:
     return dead
 
 
+def vote_covered(phone: Phone, target: int) -> None:
+    """A vote (public) is made on the covered screen: a tap on the player, then Confirm."""
+    phone.pick("vote", target)
+    phone.tap("confirm", phone.tid("voted"))
+
+
 def confirm_all(plan: list[tuple[Phone, int]]) -> None:
     """Each phone confirms its pick (its role's first act: a kill, a check, a heal, a suggestion...)."""
     play([Move(phone, [f"target-{target}", "confirm"], phone.tid("night-done")) for phone, target in plan])
@@ -123,7 +129,8 @@ def test_a_glance_tells_nothing_uz(server: Server, phones: Callable[..., Phone])
     table.expect_phase("vote", 1, check=False)
     same_glances(table.living, "day 1, vote")
     voters = [c3, c4, doctor]
-    table.vote(1, {phone.seat: don.seat for phone in voters})
+    for phone in voters:
+        vote_covered(phone, don.seat)
     same_glances(voters, "day 1, vote: those who voted")
     same_glances([p for p in table.living if p not in voters], "day 1, vote: those who did not")
     print("\n".join(table.log))
@@ -169,7 +176,8 @@ def test_a_glance_tells_nothing_uk(server: Server, phones: Callable[..., Phone])
     table.expect_phase("vote", 1, check=False)
     same_glances(table.players, "day 1, vote")
     voters = [don, doctor, maniac]
-    table.vote(1, {phone.seat: nominees[0] for phone in voters})
+    for phone in voters:
+        vote_covered(phone, nominees[0])
     same_glances(voters, "day 1, vote: those who voted")
     same_glances([p for p in table.players if p not in voters], "day 1, vote: those who did not")
 
