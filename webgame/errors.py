@@ -4,8 +4,7 @@ so a page can say it in the player's language (``_(e.msgid).format(**e.params)``
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-
-from engine.errors import RuleError
+from typing import Protocol
 
 
 class Refusal(Exception):
@@ -17,7 +16,14 @@ class Refusal(Exception):
         self.params: Mapping[str, object] = params
 
 
-def refusal_text(error: Refusal | RuleError, gettext: Callable[[str], str]) -> str:
+class Worded(Protocol):
+    """A refusal as a message id and its parameters: ``Refusal`` here, the engine's ``RuleError``."""
+
+    msgid: str
+    params: Mapping[str, object]
+
+
+def refusal_text(error: Worded, gettext: Callable[[str], str]) -> str:
     """A refusal (the room's or the engine's) in the reader's language."""
     try:
         return gettext(error.msgid).format(**error.params)
