@@ -26,7 +26,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from engine.actions import Action, Deadline, Foul
 from engine.errors import StaleAction
@@ -35,6 +35,7 @@ from engine.options import OptionValue
 from engine.state import GameState
 from webgame import store
 from webgame.chat import CHAT_BURST, CHAT_KEPT, CHAT_MAX_LENGTH, CHAT_WINDOW, Chat, ChatLine
+from webgame.delegation import Held
 from webgame.errors import Refusal, refusal_text
 from webgame.i18n import N_
 from webgame.projection import Projection
@@ -52,52 +53,41 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 EXTEND_SECONDS = 30
-T = TypeVar("T")
-
-
-class _Held(Generic[T]):
-    """An attribute of a room that one of its parts holds: ``room.rules`` reads ``room.lobby.rules``."""
-
-    def __init__(self, part: str) -> None:
-        self.part = part
-        self.name = ""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, room: Room, owner: type | None = None) -> T:
-        value: T = getattr(getattr(room, self.part), self.name)
-        return value
 
 
 class Room:
     """A room: every request comes in through its methods (checked, under its lock) and every screen's content
     goes out through ``projection``; its parts hold the lobby, the game, the chat and the pages."""
 
-    # What the parts hold and answer, read through the room (the pages and the tests name them so).
-    rules, language, host_hash = _Held[str]("lobby"), _Held[str]("lobby"), _Held[str | None]("lobby")
-    options, timers = _Held[dict[str, OptionValue]]("lobby"), _Held[dict[str, OptionValue]]("lobby")
-    moderated, min_players, max_players = _Held[bool]("lobby"), _Held[int]("lobby"), _Held[int]("lobby")
-    seats, host_seat = _Held[list[SeatInfo]]("lobby"), _Held[SeatInfo | None]("lobby")
-    seat_by_hash = _Held[Callable[[str | None], SeatInfo | None]]("lobby")
-    is_host, is_moderator = _Held[Callable[[str | None], bool]]("lobby"), _Held[Callable[[str | None], bool]]("lobby")
-    players = _Held[Callable[[], list[SeatInfo]]]("lobby")  # the lobby seats that will play: all but the moderator
-    engine_options = _Held[Callable[[], dict[str, OptionValue]]]("lobby")
-    start_problem = _Held[Callable[[], tuple[str, dict[str, object]] | None]]("lobby")  # why it cannot start
-    player_limits = _Held[Callable[[], tuple[int, int]]]("lobby")
-    stage, game_id, seating = _Held[Stage]("game"), _Held[int | None]("game"), _Held[list[SeatInfo]]("game")
-    state = _Held[GameState | None]("game")
-    deadline, paused_remaining = _Held[float | None]("game"), _Held[float | None]("game")
-    paused, remaining = _Held[bool]("game"), _Held[Callable[[], float | None]]("game")  # seconds left
-    game_seat = _Held[Callable[[str | None], int]]("game")  # engine seat of a token in this game, 0 if none
-    name_of = _Held[Callable[[int], str]]("game")  # the name at an engine seat of this game
-    public = _Held[Callable[[], dict[str, Any]]]("game")  # every projection's public part, made once per state
-    subscribe = _Held[Callable[[Subscriber], None]]("audience")
-    unsubscribe = _Held[Callable[[Subscriber], None]]("audience")
-    notify = _Held[Callable[[str], None]]("audience")  # every page redraws what changed, then the hooks run
-    is_connected = _Held[Callable[[str], bool]]("audience")
-    client_connected = _Held[Callable[[str | None], None]]("audience")
-    client_disconnected = _Held[Callable[[str | None], None]]("audience")
+    # What the parts hold and answer, read through the room (the pages and the tests name them so):
+    # the lobby's settings and seats,
+    rules, language, moderated = Held[str]("lobby"), Held[str]("lobby"), Held[bool]("lobby")
+    options, timers = Held[dict[str, OptionValue]]("lobby"), Held[dict[str, OptionValue]]("lobby")
+    min_players, max_players, host_hash = Held[int]("lobby"), Held[int]("lobby"), Held[str | None]("lobby")
+    seats, host_seat = Held[list[SeatInfo]]("lobby"), Held[SeatInfo | None]("lobby")
+    seat_by_hash = Held[Callable[[str | None], SeatInfo | None]]("lobby")
+    is_host = Held[Callable[[str | None], bool]]("lobby")
+    is_moderator = Held[Callable[[str | None], bool]]("lobby")
+    players = Held[Callable[[], list[SeatInfo]]]("lobby")  # the lobby seats that will play: all but the moderator
+    engine_options = Held[Callable[[], dict[str, OptionValue]]]("lobby")
+    start_problem = Held[Callable[[], tuple[str, dict[str, object]] | None]]("lobby")  # why it cannot start
+    player_limits = Held[Callable[[], tuple[int, int]]]("lobby")
+    # the game and its clock,
+    stage, game_id, state = Held[Stage]("game"), Held[int | None]("game"), Held[GameState | None]("game")
+    seating = Held[list[SeatInfo]]("game")  # engine seat n is seating[n - 1]
+    deadline, paused_remaining = Held[float | None]("game"), Held[float | None]("game")
+    paused = Held[bool]("game")
+    remaining = Held[Callable[[], float | None]]("game")  # seconds left in the step, None without a game
+    game_seat = Held[Callable[[str | None], int]]("game")  # engine seat of a token in this game, 0 if none
+    name_of = Held[Callable[[int], str]]("game")  # the name at an engine seat of this game
+    public = Held[Callable[[], dict[str, Any]]]("game")  # every projection's public part, made once per state
+    # the pages.
+    subscribe = Held[Callable[[Subscriber], None]]("audience")
+    unsubscribe = Held[Callable[[Subscriber], None]]("audience")
+    notify = Held[Callable[[str], None]]("audience")  # every page redraws what changed, then the hooks run
+    is_connected = Held[Callable[[str], bool]]("audience")
+    client_connected = Held[Callable[[str | None], None]]("audience")
+    client_disconnected = Held[Callable[[str | None], None]]("audience")
 
     def __init__(self, record: RoomRecord, seats: list[SeatRecord], now: Callable[[], float]) -> None:
         self.id, self.code, self.now = record.id, record.code, now
