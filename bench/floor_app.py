@@ -43,7 +43,7 @@ def floor_page(room: str, client: Client) -> None:
 
 app.add_api_route("/healthz", lambda: "ok", methods=["GET"])
 if os.environ.get("MAFIA_BENCH") == "1":  # the same object census as the game's, to compare what a phone holds
-    from webgame.bench_hook import MEMORY_PATH, census
+    from bench.hook import MEMORY_PATH, census
 
     app.add_api_route(MEMORY_PATH, census, methods=["GET"], include_in_schema=False)
 

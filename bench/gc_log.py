@@ -24,4 +24,4 @@ def _callback(phase: str, info: dict[str, int]) -> None:
 
 if __name__ == "__main__":
     gc.callbacks.append(_callback)
-    runpy.run_module("webgame", run_name="__main__")
+    runpy.run_module("bench.serve", run_name="__main__")

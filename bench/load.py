@@ -2,11 +2,11 @@
 
 ``python -m bench.load --rooms 80 --players 12``
 
-Starts the game (``python -m webgame``, a temp data folder, its own port, ``MAFIA_BENCH=1``) and plays
-ROOMS rooms of PLAYERS phones on it from separate load-generator processes (``--workers``), over the real
-HTTP pages and NiceGUI's socket.io protocol (``bench/phone.py``, ``bench/drivers.py``). Then it does the
-same with the same number of phones on the framework's floor (``bench/floor_app.py``) so that every
-figure is also a ratio. For each of the two:
+Starts the game (``python -m bench.serve``: the game plus the bench's routes, ``bench.hook``; a temp data
+folder, its own port, ``MAFIA_BENCH=1``) and plays ROOMS rooms of PLAYERS phones on it from separate
+load-generator processes (``--workers``), over the real HTTP pages and NiceGUI's socket.io protocol
+(``bench/phone.py``, ``bench/drivers.py``). Then it does the same with the same number of phones on the
+framework's floor (``bench/floor_app.py``) so that every figure is also a ratio. For each of the two:
 
 1. setup: every phone loads its page (the game: the host creates the room on ``/``, the others join on
    ``/r/CODE``, the host starts);
@@ -102,7 +102,7 @@ class Server:
         env.update(MAFIA_BENCH="1", MAFIA_DATA_DIR=str(self.data), NICEGUI_STORAGE_PATH=str(self.data / "nicegui"),
                    PORT=str(self.port), HOST="127.0.0.1", STORAGE_SECRET="bench secret", PYTHONUNBUFFERED="1",
                    PYTHONPATH=str(REPO))
-        module = "webgame" if self.kind == "game" else "bench.floor_app"
+        module = "bench.serve" if self.kind == "game" else "bench.floor_app"
         if self.kind == "game" and os.environ.get("BENCH_GC_LOG") == "1":
             module = "bench.gc_log"  # the game, with slow garbage collections in its log
         started = time.time()

@@ -19,7 +19,7 @@ from pathlib import Path
 from fastapi.responses import PlainTextResponse
 from nicegui import app, background_tasks, ui
 
-from webgame import bench_hook, framework, transport
+from webgame import framework, transport
 from webgame.clock import Clock
 from webgame.db import register_database
 from webgame.identity import storage_secret
@@ -112,7 +112,6 @@ def setup() -> None:
     register_database(app)
     app.add_static_files("/static", STATIC_DIR)
     app.add_api_route("/healthz", _healthz, methods=["GET"], include_in_schema=False)
-    bench_hook.register(app)  # only with MAFIA_BENCH=1 (the load generator's own server)
     home.register()
     room.register()
     results_screen.register()

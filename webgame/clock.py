@@ -19,6 +19,8 @@ TICK_SECONDS = 0.25
 
 
 class Clock:
+    """The process's one game clock: a few times a second, ends every room's step whose deadline passed."""
+
     def __init__(self, registry: Registry, interval: float = TICK_SECONDS) -> None:
         self.registry = registry
         self.interval = interval

@@ -3,7 +3,8 @@ so a page can say it in the player's language (``_(e.msgid).format(**e.params)``
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Protocol
 
 
 class Refusal(Exception):
@@ -13,3 +14,18 @@ class Refusal(Exception):
         super().__init__(msgid.format(**params))
         self.msgid = msgid
         self.params: Mapping[str, object] = params
+
+
+class Worded(Protocol):
+    """A refusal as a message id and its parameters: ``Refusal`` here, the engine's ``RuleError``."""
+
+    msgid: str
+    params: Mapping[str, object]
+
+
+def refusal_text(error: Worded, gettext: Callable[[str], str]) -> str:
+    """A refusal (the room's or the engine's) in the reader's language."""
+    try:
+        return gettext(error.msgid).format(**error.params)
+    except (KeyError, IndexError, ValueError):
+        return gettext(error.msgid)

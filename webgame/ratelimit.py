@@ -36,6 +36,8 @@ TOO_MANY = N_("Too many attempts from your network. Please wait a minute and try
 
 @dataclass
 class Bucket:
+    """One client's tokens for one kind of request, as of ``at``."""
+
     tokens: float
     at: float
 

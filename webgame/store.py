@@ -14,8 +14,6 @@ import hashlib
 import secrets
 import sqlite3
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from tortoise import timezone
@@ -25,6 +23,22 @@ from tortoise.transactions import in_transaction
 
 from webgame import sqlite_log
 from webgame.models import ActionRecord, ChatMessage, Game, Room, RoomStatus, Seat
+from webgame.records import (
+    ActionIndexConflict,
+    ChatRecord,
+    GameNotFound,
+    GameRecord,
+    RoomCodeTaken,
+    RoomNotFound,
+    RoomRecord,
+    SeatRecord,
+    SeatTokenTaken,
+    StoreError,
+    chat_record,
+    game_record,
+    room_record,
+    seat_record,
+)
 
 __all__ = [
     "ActionIndexConflict",
@@ -68,160 +82,6 @@ __all__ = [
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
 _CODE_ATTEMPTS = 20
-
-
-# ---------------------------------------------------------------- errors
-
-
-class StoreError(Exception):
-    """Base of the errors this module raises on purpose."""
-
-
-class RoomNotFound(StoreError, LookupError):
-    pass
-
-
-class GameNotFound(StoreError, LookupError):
-    pass
-
-
-class RoomCodeTaken(StoreError):
-    pass
-
-
-class SeatTokenTaken(StoreError):
-    pass
-
-
-class ActionIndexConflict(StoreError):
-    """The index is already in the log (a duplicate) or would leave a gap; nothing was written."""
-
-    def __init__(self, game_id: int, index: int, expected: int) -> None:
-        super().__init__(f"game {game_id}: action index {index} refused, the next index is {expected}")
-        self.game_id = game_id
-        self.index = index
-        self.expected = expected
-
-
-# ---------------------------------------------------------------- records
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RoomRecord:
-    id: int
-    code: str
-    created_at: datetime
-    rules: str
-    options: dict[str, Any]
-    timers: dict[str, Any]
-    language: str
-    status: RoomStatus
-    host_token_hash: str | None
-    moderated: bool
-    version: int
-    min_players: int | None = None
-    max_players: int | None = None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SeatRecord:
-    id: int
-    room_id: int
-    token_hash: str
-    name: str
-    position: int
-    is_moderator: bool
-    joined_at: datetime
-    left: bool
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GameRecord:
-    id: int
-    room_id: int
-    number: int
-    rules: str
-    options: dict[str, Any]
-    seed: int
-    seating: list[dict[str, Any]]
-    started_at: datetime
-    finished_at: datetime | None
-    winner: str | None
-    deadline_at: float | None
-    paused_remaining: float | None
-    step: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ChatRecord:
-    id: int
-    room_id: int
-    game_id: int | None
-    channel: str
-    seat_position: int
-    text: str
-    created_at: datetime
-
-
-def _room_record(room: Room) -> RoomRecord:
-    return RoomRecord(
-        id=room.id,
-        code=room.code,
-        created_at=room.created_at,
-        rules=room.rules,
-        options=dict(room.options),
-        timers=dict(room.timers),
-        language=room.language,
-        status=RoomStatus(room.status),
-        host_token_hash=room.host_token_hash,
-        moderated=room.moderated,
-        version=room.version,
-        min_players=room.min_players,
-        max_players=room.max_players,
-    )
-
-
-def _seat_record(seat: Seat) -> SeatRecord:
-    return SeatRecord(
-        id=seat.id,
-        room_id=seat.room_id,
-        token_hash=seat.token_hash,
-        name=seat.name,
-        position=seat.position,
-        is_moderator=seat.is_moderator,
-        joined_at=seat.joined_at,
-        left=seat.left,
-    )
-
-
-def _game_record(game: Game) -> GameRecord:
-    return GameRecord(
-        id=game.id,
-        room_id=game.room_id,
-        number=game.number,
-        rules=game.rules,
-        options=dict(game.options),
-        seed=game.seed,
-        seating=list(game.seating),
-        started_at=game.started_at,
-        finished_at=game.finished_at,
-        winner=game.winner,
-        deadline_at=game.deadline_at,
-        paused_remaining=game.paused_remaining,
-        step=game.step,
-    )
-
-
-def _chat_record(message: ChatMessage) -> ChatRecord:
-    return ChatRecord(
-        id=message.id,
-        room_id=message.room_id,
-        game_id=message.game_id,
-        channel=message.channel,
-        seat_position=message.seat_position,
-        text=message.text,
-        created_at=message.created_at,
-    )
 
 
 # ---------------------------------------------------------------- tokens and codes
@@ -273,7 +133,7 @@ async def create_room(
             )
         except IntegrityError:
             continue
-        return _room_record(room)
+        return room_record(room)
     raise RoomCodeTaken(code if code is not None else f"no free code after {attempts} attempts")
 
 
@@ -281,12 +141,12 @@ async def get_room(room_id: int) -> RoomRecord:
     room = await Room.get_or_none(id=room_id)
     if room is None:
         raise RoomNotFound(room_id)
-    return _room_record(room)
+    return room_record(room)
 
 
 async def get_room_by_code(code: str) -> RoomRecord | None:
     room = await Room.get_or_none(code=normalize_code(code))
-    return _room_record(room) if room is not None else None
+    return room_record(room) if room is not None else None
 
 
 async def set_room_status(room_id: int, status: RoomStatus) -> None:
@@ -333,7 +193,7 @@ async def update_room(
 async def list_active_rooms() -> list[RoomRecord]:
     """Rooms in the lobby or playing, oldest first: what to bring back after a restart."""
     rooms = await Room.filter(status__in=[RoomStatus.LOBBY, RoomStatus.PLAYING]).order_by("id")
-    return [_room_record(room) for room in rooms]
+    return [room_record(room) for room in rooms]
 
 
 # ---------------------------------------------------------------- seats
@@ -371,19 +231,19 @@ async def add_seat(
         if is_host:
             changes["host_token_hash"] = token_hash
         await Room.filter(id=room_id).using_db(connection).update(**changes)
-    return _seat_record(seat)
+    return seat_record(seat)
 
 
 async def get_seat_by_token(token: str) -> SeatRecord | None:
     seat = await Seat.get_or_none(token_hash=hash_token(token))
-    return _seat_record(seat) if seat is not None else None
+    return seat_record(seat) if seat is not None else None
 
 
 async def list_seats(room_id: int, *, include_left: bool = False) -> list[SeatRecord]:
     query = Seat.filter(room_id=room_id)
     if not include_left:
         query = query.filter(left=False)
-    return [_seat_record(seat) for seat in await query.order_by("position", "id")]
+    return [seat_record(seat) for seat in await query.order_by("position", "id")]
 
 
 async def leave_seat(seat_id: int) -> None:
@@ -430,20 +290,20 @@ async def start_game(
             using_db=connection,
         )
         await Room.filter(id=room_id).using_db(connection).update(status=RoomStatus.PLAYING, version=F("version") + 1)
-    return _game_record(game)
+    return game_record(game)
 
 
 async def get_game(game_id: int) -> GameRecord:
     game = await Game.get_or_none(id=game_id)
     if game is None:
         raise GameNotFound(game_id)
-    return _game_record(game)
+    return game_record(game)
 
 
 async def latest_game(room_id: int) -> GameRecord | None:
     """The room's most recent game, finished or not."""
     game = await Game.filter(room_id=room_id).order_by("-number").first()
-    return _game_record(game) if game is not None else None
+    return game_record(game) if game is not None else None
 
 
 async def append_action(game_id: int, index: int, payload: Mapping[str, Any]) -> None:
@@ -500,7 +360,7 @@ async def finish_game(game_id: int, *, winner: str | None, room_status: RoomStat
         game.paused_remaining = None
         await game.save(using_db=connection, update_fields=["finished_at", "winner", "deadline_at", "paused_remaining"])
         await Room.filter(id=game.room_id).using_db(connection).update(status=room_status, version=F("version") + 1)
-    return _game_record(game)
+    return game_record(game)
 
 
 # ---------------------------------------------------------------- chat
@@ -512,7 +372,7 @@ async def append_chat(
     message = await ChatMessage.create(
         room_id=room_id, game_id=game_id, channel=channel, seat_position=seat_position, text=text
     )
-    return _chat_record(message)
+    return chat_record(message)
 
 
 async def list_chat(
@@ -525,4 +385,4 @@ async def list_chat(
     if game_id is not None:
         query = query.filter(game_id=game_id)
     newest_first = await query.order_by("-id").limit(limit)
-    return [_chat_record(message) for message in reversed(newest_first)]
+    return [chat_record(message) for message in reversed(newest_first)]

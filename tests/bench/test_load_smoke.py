@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from bench import hook as bench_hook
 from bench.load import run_one
-from webgame import bench_hook
 
 
 def test_one_room_of_four_phones_plays(tmp_path: Path) -> None:

@@ -132,7 +132,7 @@ async def test_an_unsaved_action_changes_nothing(
         raise store.ActionIndexConflict(game_id, index, index + 1)
 
     monkeypatch.setattr(store, "append_action", disk_full)
-    with pytest.raises(Refusal):  # said to the player in his language (webgame.rooms._apply)
+    with pytest.raises(Refusal):  # said to the player in his language (webgame.table_game.TableGame.apply)
         await room.act(hashes[1], NightAct(2, "pass"))
     assert room.state == before and room.state.step == before.step
     monkeypatch.setattr(store, "append_action", conflict)

@@ -1,5 +1,8 @@
 """A read-only hook for the load generator (``bench/load.py``), off unless ``MAFIA_BENCH=1``.
 
+It is the bench's, not the product's: ``python -m bench.serve`` (the game the bench starts) registers it after
+``webgame.app.setup()``; ``python -m webgame`` never imports it (``tests/web/test_structure.py`` checks).
+
 The bench plays every seat of a room with the engine's bots, and bots need the whole game: this route
 hands out what the database already holds for a game (seed, options, seating, the action log), from which
 the bench replays the state. That is every secret of the room, so the route does not exist unless the

@@ -1,0 +1,151 @@
+"""``Room.projection``: the one way out of a room to a screen. Each viewer gets his own share and nothing more:
+his role and not the others' (a seat), no role (a spectator), every role (the moderator), the events the
+engine lets him read, in order, and the chat lines of the channels he may read."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from engine.actions import Action, Deadline, NightAct
+from engine.bots import Heuristic, Memory, next_actions
+from engine.knowledge import MODERATOR, SPECTATOR, Viewer, known_roles, visible_events
+from engine.state import Phase
+from webgame import rooms, store
+from webgame.errors import Refusal
+from webgame.projection import Projection
+from webgame.rooms import Room
+
+from .conftest import FakeTime
+
+
+async def seated_room(players: int, rules: str = "uz", moderated: bool = False,
+                      seed: int = 7) -> tuple[Room, list[str]]:
+    """A started room; the first token is the host's (the moderator's in a moderated room, else seat 1's)."""
+    tokens = [store.new_seat_token() for _ in range(players + (1 if moderated else 0))]
+    room = await rooms.registry.create(token=tokens[0], name="Host", rules=rules, language="en")
+    host = store.hash_token(tokens[0])
+    if rules == "uk":
+        await room.set_player_limits(host, 8, 14)
+    if moderated:
+        await room.set_moderated(host, True)
+    for index, token in enumerate(tokens[1:], 1):
+        await room.join(token, f"Player {index}")
+    randbelow = rooms.secrets.randbelow
+    rooms.secrets.randbelow = lambda _n: seed  # one known deal
+    try:
+        await room.start(host)
+    finally:
+        rooms.secrets.randbelow = randbelow
+    return room, [store.hash_token(token) for token in tokens]
+
+
+def seat_hash(room: Room, seat: int) -> str:
+    return room.seating[seat - 1].token_hash
+
+
+def projected(room: Room, token_hash: str | None) -> Projection:
+    projection = room.projection(token_hash)
+    assert projection is not None
+    return projection
+
+
+async def test_there_is_no_projection_without_a_game(db: Path, fake_time: FakeTime) -> None:
+    room = await rooms.registry.create(token=store.new_seat_token(), name="Host", rules="uz", language="en")
+    assert room.projection(room.host_hash) is None and room.projection(None) is None
+    assert room.seat_alive(room.host_hash) is None
+
+
+async def test_a_seat_sees_its_own_role_and_a_spectator_none(db: Path, fake_time: FakeTime) -> None:
+    room, _hashes = await seated_room(6)
+    state = room.state
+    assert state is not None
+    civilians = [seat for seat in range(1, 7) if str(state.role(seat)) == "civilian"]
+    mafia = [seat for seat in range(1, 7) if str(state.role(seat)) == "mafia"]
+    assert len(civilians) == 2 and len(mafia) == 2
+    for seat in range(1, 7):
+        p = projected(room, seat_hash(room, seat))
+        assert (p.viewer_kind, p.viewer_seat, p.alive_seat, p.seats) == ("seat", seat, True, 6)
+        assert p.game_id == room.game_id and p.phase == "night" and p.step == state.step
+        assert p.view["me"]["role"] == str(state.role(seat))
+        assert p.view["roles"] == {str(s): r for s, r in known_roles(state, Viewer.of_seat(seat)).items()}
+    assert projected(room, seat_hash(room, civilians[0])).view["roles"] == {str(civilians[0]): "civilian"}
+    assert set(projected(room, seat_hash(room, mafia[0])).view["roles"]) == {str(s) for s in mafia}  # his team
+
+    for outsider in (None, store.hash_token("not at this table")):
+        p = projected(room, outsider)
+        assert (p.viewer_kind, p.viewer_seat, p.alive_seat) == ("spectator", 0, False)
+        assert p.view["roles"] == {} and p.view["me"] is None and p.view["actions"] == []
+        assert room.seat_alive(outsider) is None
+
+
+async def test_the_moderator_sees_every_role(db: Path, fake_time: FakeTime) -> None:
+    room, hashes = await seated_room(12, rules="uk", moderated=True)
+    assert room.state is not None
+    p = projected(room, hashes[0])
+    assert (p.viewer_kind, p.viewer_seat, p.alive_seat) == ("moderator", 0, False)
+    assert p.view["roles"] == {str(seat): str(role) for seat, role in enumerate(room.state.roles, 1)}
+
+
+async def test_events_are_the_engines_for_each_viewer_in_order(db: Path, fake_time: FakeTime) -> None:
+    """A whole game played by the engine's bots: at every step each viewer's events are exactly what
+    ``visible_events`` gives him, dated, in order (a night death without its cause, his own checks only)."""
+    room, _hashes = await seated_room(7, seed=3)  # a deal whose commissar lives to read his checks
+    memory = Memory()
+    bot = Heuristic(random.Random(3), memory)
+    seen_private = False
+    for _ in range(300):
+        state = room.state
+        assert state is not None
+        viewers = [(seat_hash(room, seat), Viewer.of_seat(seat)) for seat in range(1, state.n + 1)]
+        for token_hash, viewer in [*viewers, (None, SPECTATOR)]:
+            expected = [(int(e["day"]), str(e["phase"]), e) for e in visible_events(state, viewer)]
+            p = projected(room, token_hash)
+            assert p.events == expected
+            assert p.alive_seat == (viewer.kind == "seat" and bool(state.alive[viewer.seat - 1]))
+            playing = viewer.kind == "seat" and state.phase is not Phase.ENDED
+            assert room.seat_alive(token_hash) == (p.alive_seat if playing else None)  # pages pad during a game
+        seen_private = seen_private or any(
+            len(projected(room, token_hash).events) > len(visible_events(state, SPECTATOR))
+            for token_hash, _viewer in viewers)
+        if state.phase is Phase.ENDED:
+            break
+        memory.update(state)
+        moves: list[Action] = list(next_actions(state, bot)) or [Deadline(state.step)]
+        for move in moves:
+            if isinstance(move, Deadline):
+                await room.expire(move.step, room.deadline or room.now())
+            else:
+                await room.act(seat_hash(room, move.seat), move)
+    assert room.state is not None and room.state.phase is Phase.ENDED
+    assert seen_private  # some viewer read something the spectator could not (a check, the mafia's choice)
+    ended = projected(room, None)
+    assert ended.events == [(int(e["day"]), str(e["phase"]), e) for e in visible_events(room.state, MODERATOR)]
+
+
+async def test_chat_lines_reach_only_the_readers_of_their_channel(db: Path, fake_time: FakeTime) -> None:
+    room, _hashes = await seated_room(6)
+    state = room.state
+    assert state is not None
+    mafia = [seat for seat in range(1, 7) if str(state.role(seat)) == "mafia"]
+    town = [seat for seat in range(1, 7) if seat not in mafia]
+    await room.say(seat_hash(room, mafia[0]), "mafia", "the doctor first")
+    with pytest.raises(Refusal):
+        await room.say(seat_hash(room, town[0]), "room", "at night?")
+    for seat in range(1, 7):
+        await room.act(seat_hash(room, seat), NightAct(seat, "pass"))
+    assert room.state is not None and room.state.phase is Phase.DISCUSSION
+    version = room.version()
+    await room.say(seat_hash(room, town[0]), "room", "good morning")
+    assert room.version() != version  # what the pages' padding measures once per change
+
+    def texts(token_hash: str | None) -> list[tuple[str, str]]:
+        return [(line.channel, line.text) for line in projected(room, token_hash).chat]
+
+    assert texts(seat_hash(room, mafia[1])) == [("mafia", "the doctor first"), ("room", "good morning")]
+    for seat in town:
+        assert texts(seat_hash(room, seat)) == [("room", "good morning")]
+    assert texts(None) == [("room", "good morning")]
+    assert [line.text for line in room.chat] == ["the doctor first", "good morning"]  # the room keeps both

@@ -1,0 +1,96 @@
+"""The pages showing a room: told of every change, the hooks that look at all of them after one, and who is online.
+
+A page subscribes when it is built and unsubscribes when its tab closes. The room calls ``notify`` after
+every change (outside its lock); a page recomputes its own projection and redraws what changed. One broken
+page must not stop the others, so every call is guarded and logged.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Generic, Protocol, TypeVar
+
+from webgame.chat import ChatLine
+
+log = logging.getLogger(__name__)
+
+OwnerT = TypeVar("OwnerT")
+
+
+class Subscriber(Protocol):
+    """A page showing a room. Called synchronously after every change; must not raise."""
+
+    def room_changed(self, what: str) -> None: ...
+
+    def chat_added(self, line: ChatLine) -> None: ...
+
+
+class Audience(Generic[OwnerT]):
+    """One room's subscribed pages, its after-notify hooks (called with the room), and each seat's open pages."""
+
+    def __init__(self, owner: OwnerT, code: str) -> None:
+        self.owner = owner
+        self.code = code
+        self.pages: list[Subscriber] = []
+        self.hooks: list[Callable[[OwnerT, str], None]] = []  # e.g. webgame.pages.evenness.even_out
+        self.connections: dict[str, int] = {}  # token hash -> pages of his connected now
+        self.shown_second: int | None = None  # the countdown's whole second the pages were last told of
+
+    def subscribe(self, page: Subscriber) -> None:
+        self.pages.append(page)
+
+    def unsubscribe(self, page: Subscriber) -> None:
+        if page in self.pages:
+            self.pages.remove(page)
+
+    def notify(self, what: str) -> None:
+        for page in list(self.pages):
+            try:
+                page.room_changed(what)
+            except Exception:  # one broken page must not stop the others
+                log.exception("room %s: a page failed to render", self.code)
+        self.after_notify(what)
+
+    def notify_chat(self, line: ChatLine) -> None:
+        for page in list(self.pages):
+            try:
+                page.chat_added(line)
+            except Exception:
+                log.exception("room %s: a page failed to show a chat line", self.code)
+        self.after_notify("chat")
+
+    def after_notify(self, what: str) -> None:
+        """Hooks that look at every page's pending update together (the pages' padding), before it is sent."""
+        for hook in list(self.hooks):
+            try:
+                hook(self.owner, what)
+            except Exception:
+                log.exception("room %s: an after-notify hook failed", self.code)
+
+    def tick(self, remaining: float | None) -> None:
+        """When the countdown's whole second changes, every page sets its countdown label (one server-side tick
+        per room instead of a timer per page)."""
+        shown = None if remaining is None else int(remaining + 0.999)
+        if shown != self.shown_second:
+            self.shown_second = shown
+            self.notify("tick")
+
+    # ------------------------------------------------------------ presence
+
+    def is_connected(self, token_hash: str) -> bool:
+        return self.connections.get(token_hash, 0) > 0
+
+    def client_connected(self, token_hash: str | None) -> None:
+        if token_hash is None:
+            return
+        self.connections[token_hash] = self.connections.get(token_hash, 0) + 1
+        if self.connections[token_hash] == 1:
+            self.notify("presence")
+
+    def client_disconnected(self, token_hash: str | None) -> None:
+        if token_hash is None or token_hash not in self.connections:
+            return
+        self.connections[token_hash] = max(0, self.connections[token_hash] - 1)
+        if self.connections[token_hash] == 0:
+            self.notify("presence")
