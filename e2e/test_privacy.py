@@ -64,6 +64,12 @@ def dead_seats(table: Table) -> set[int]:
     return dead
 
 
+def read_roles(table: Table) -> None:
+    """Each player reads his own role card (revealed, then covered again by his own tap)."""
+    for phone in table.players:
+        table.roles[phone.seat] = phone.read_role(table)
+
+
 def vote_covered(phone: Phone, target: int) -> None:
     """A vote (public) is made on the covered screen: a tap on the player, then Confirm."""
     phone.pick("vote", target)
@@ -88,7 +94,7 @@ def test_a_glance_tells_nothing_uz(server: Server, phones: Callable[..., Phone])
 
     # Night 1, nobody has acted: every phone alike (the host's clock row aside), before anyone revealed.
     same_glances(table.players, "night 1, start")
-    table.read_roles()
+    read_roles(table)
     don, doctor, commissar, killer = (table.one(role) for role in ("don", "doctor", "commissar", "killer"))
     lover, hobo = table.one("lover"), table.one("hobo")
     c1, c2, c3, c4 = table.by_role("civilian")
@@ -148,7 +154,7 @@ def test_a_glance_tells_nothing_uk(server: Server, phones: Callable[..., Phone])
 
     # Day 1, the first speech: everyone but the speaker (public) alike.
     same_glances(table.players[1:], "day 1, speeches, before anyone revealed")
-    table.read_roles()
+    read_roles(table)
     don, doctor, commissar = table.one("don"), table.one("doctor"), table.one("commissar")
     courtesan, maniac = table.one("courtesan"), table.one("maniac")
     civilians = table.by_role("civilian")
