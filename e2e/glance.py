@@ -23,9 +23,11 @@ import asyncio
 import contextlib
 import difflib
 import json
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Coroutine, Iterable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from playwright.sync_api import Error as PlaywrightError
@@ -196,9 +198,10 @@ def hide_page(phone: Phone) -> None:
 # ---------------------------------------------------------------- the first screen
 
 
-def in_first_screen(phone: Phone, locator: Locator, what: str) -> None:
-    """``locator`` is drawn inside the viewport with the page at its top (no scrolling), and a tap at its centre
-    lands on it (nothing, such as the pinned bar, lies over it)."""
+def first_screen_problem(phone: Phone, locator: Locator, what: str) -> str | None:
+    """Why ``locator`` is not usable in the first screen, or None: it must be drawn inside the viewport with the
+    page at its top (no scrolling), and a tap at its centre must land on it (nothing, such as the pinned bar,
+    lies over it). A screenshot of the screen is kept for a problem."""
     page = phone.page
     element = locator.first
     element.wait_for(state="visible")
@@ -209,13 +212,22 @@ def in_first_screen(phone: Phone, locator: Locator, what: str) -> None:
     assert box is not None and size is not None, f"{phone}: {what} has no box"
     inside = (box["x"] >= -0.5 and box["y"] >= -0.5 and box["x"] + box["width"] <= size["width"] + 0.5
               and box["y"] + box["height"] <= size["height"] + 0.5)
-    assert inside, (f"{phone} ({size['width']}x{size['height']}): {what} is not in the first screen: "
-                    f"{json.dumps({k: round(v) for k, v in box.items()})}")
-    on_top = element.evaluate(
+    on_top = inside and element.evaluate(
         "(el) => { const r = el.getBoundingClientRect();"
         " const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);"
         " return !!hit && (hit === el || el.contains(hit)); }")
-    assert on_top, f"{phone}: {what} is in the first screen but something lies over its centre"
+    if inside and on_top:
+        return None
+    picture = Path(tempfile.gettempdir()) / f"e2e-first-screen-{phone.name}-{len(what)}.png"
+    page.screenshot(path=str(picture))
+    where = json.dumps({key: round(value) for key, value in box.items()})
+    why = "is not in the first screen" if not inside else "is covered by another element at its centre"
+    return f"{phone} ({size['width']}x{size['height']}): {what} {why}: {where} (screen: {picture})"
+
+
+def in_first_screen(phone: Phone, locator: Locator, what: str) -> None:
+    problem = first_screen_problem(phone, locator, what)
+    assert problem is None, problem
 
 
 # ---------------------------------------------------------------- simulated phones
