@@ -7,7 +7,7 @@ give the same signature whatever their roles. The differences the table is allow
 away before the reading:
 
 - the phone's own name tile (``.mafia-me``): read as an ordinary tile (everyone knows whose phone it is);
-- the countdown's digits (test id ``countdown``): each run of digits is read as ``#``, its width is not read;
+- the countdown's digits (test id ``countdown``): read as 0:00 (they change its width and its neighbours');
 - the phone's own button in a grid of players (``vote-N`` of his own seat is disabled: he may not vote for
   himself): its enabled state and opacity are not read;
 - the host's clock buttons (pause / +30 s / end now): their row is taken out of the layout while reading
@@ -59,6 +59,12 @@ async (seat) => {
     const row = button && button.closest(".nicegui-row");
     if (row && row.style.display !== "none") { hidden.push([row, row.style.display]); row.style.display = "none"; }
   }
+  // The countdown's digits ("10:00" on one phone, "9:59" on the next) change its width and its neighbours':
+  // its text is read as one fixed time (set on its own text node, which Vue keeps updating afterwards).
+  const clocks = [];
+  for (const el of document.querySelectorAll('[data-testid="countdown"]')) {
+    for (const node of el.childNodes) if (node.nodeType === 3) { clocks.push([node, node.data]); node.data = "0:00"; }
+  }
   const mine = Array.from(document.querySelectorAll(".mafia-me"));
   for (const el of mine) el.classList.remove("mafia-me");  // the own tile, read as any other tile
   const vw = window.innerWidth, vh = window.innerHeight;
@@ -77,14 +83,11 @@ async (seat) => {
       for (const node of el.childNodes) if (node.nodeType === 3) text += node.textContent;
       text = text.replace(/\s+/g, " ").trim();
       if ((el.tagName === "INPUT" || el.tagName === "TEXTAREA") && el.value) text += " value=" + el.value;
-      const clock = testid === "countdown" || (el.closest && el.closest('[data-testid="countdown"]'));
-      if (clock) text = text.replace(/\d+/g, "#");
       const disabled = el.disabled === true || el.getAttribute("aria-disabled") === "true"
         || el.classList.contains("disabled");
       // His own button in a grid of players (he may not vote for himself): as public as his own tile.
       const own = seat > 0 && new RegExp(`^(vote|nominate|target)-${seat}$`).test(testid);
-      const box = clock ? [Math.round(r.top), Math.round(r.height)]
-        : [Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)];
+      const box = [Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)];
       lines.push([el.tagName.toLowerCase(), testid, text, box.join(","), own ? "own" : disabled ? "disabled" : "",
         s.color, s.backgroundColor, s.borderTopColor + " " + s.borderTopWidth + " " + s.borderTopStyle,
         s.fontWeight + " " + s.fontSize, own ? "own" : s.opacity].join(" | ")
@@ -92,6 +95,7 @@ async (seat) => {
     }
   } finally {
     for (const el of mine) el.classList.add("mafia-me");
+    for (const [node, data] of clocks) node.data = data;
     for (const [row, display] of hidden) row.style.display = display;
   }
   return {lines, me: mine.map((el) => el.getAttribute("data-testid") || "?"),
