@@ -11,7 +11,8 @@ from nicegui import background_tasks, ui
 from nicegui.testing import User
 
 from webgame import rooms, store
-from webgame.pages.screen import Screen, covered_nodes, model_ids
+from webgame.pages.screen import Screen
+from webgame.pages.screen_model import covered_nodes, model_ids
 from webgame.rooms import Room
 
 

@@ -18,7 +18,8 @@ from nicegui.testing import User
 
 from engine.state import Phase
 from webgame import rooms
-from webgame.pages.screen import Screen, revealed_nodes
+from webgame.pages.screen import Screen
+from webgame.pages.screen_model import revealed_nodes
 from webgame.rooms import Room
 
 from .helpers import click_when_enabled, covered_screen, create_room, join, settle, tap, wait_for

@@ -10,7 +10,8 @@ from typing import Any
 from nicegui import ui
 from nicegui.testing import User
 
-from webgame.pages.screen import Draft, Screen, model_ids
+from webgame.pages.screen import Draft, Screen
+from webgame.pages.screen_model import model_ids
 
 
 def test_a_draft_is_the_nodes_the_browser_draws() -> None:

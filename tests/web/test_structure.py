@@ -7,6 +7,7 @@ Read from the source (``tests/web/structure.py``), so a rule broken anywhere fai
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -16,7 +17,7 @@ from pathlib import Path
 from . import structure
 from .structure import ROOT, class_sizes, cycles, import_graph, is_under, module_sizes, within
 
-EXEMPT = ("webgame/pages/",)  # the pages' side of issue 12 (the lead's)
+EXEMPT: tuple[str, ...] = ()  # nothing: the pages are held to the rules too
 EXEMPT_MODULES = tuple(path.rstrip("/").replace("/", ".") for path in EXEMPT)
 ENTRY_POINTS = {"webgame.app", "webgame.__main__"}  # they wire the pages into the app: above the pages
 MAX_MODULE_LINES = 400
@@ -87,6 +88,55 @@ def test_the_product_never_imports_the_bench_hook() -> None:
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
                             timeout=120, check=True)
     assert json.loads(result.stdout.strip().splitlines()[-1]) == {"bench": [], "routes": []}
+
+
+# The layers of the pages, from the top: a module imports only modules of its own layer or below (and never one
+# that imports it back, above). Below the parts: the room's public interface and the rest of ``webgame``.
+LAYERS: list[set[str]] = [
+    {"webgame.pages.room", "webgame.pages.home", "webgame.pages.results_screen"},  # the pages
+    {"webgame.pages.lobby", "webgame.pages.game_view", "webgame.pages.night", "webgame.pages.day",
+     "webgame.pages.outcome", "webgame.pages.record_part", "webgame.pages.chat_part",
+     "webgame.pages.lobby_summary"},  # the screens
+    {"webgame.pages.screen", "webgame.pages.wording", "webgame.pages.components", "webgame.pages.evenness",
+     "webgame.pages.news", "webgame.pages.page_protocols", "webgame.pages.screen_model"},  # the parts, wording
+]
+FORBIDDEN_IN_PAGES = ("engine.state", "engine.knowledge", "engine.game", "engine.view")
+
+
+def test_every_page_module_has_its_layer() -> None:
+    pages = {name for name in import_graph() if is_under(name, "webgame.pages") and name != "webgame.pages"}
+    assert pages == set().union(*LAYERS)
+
+
+def test_the_pages_import_downwards_only() -> None:
+    graph = import_graph()
+    layer_of = {name: index for index, layer in enumerate(LAYERS) for name in layer}
+    upward = [(name, target) for name, targets in graph.items() if name in layer_of
+              for target in targets if target in layer_of and layer_of[target] < layer_of[name]]
+    assert upward == []
+    assert cycles(within(graph, list(graph))) == []
+
+
+def test_pages_never_touch_the_game_state() -> None:
+    """A page asks its room for its viewer's projection (``Room.projection``) and sends actions: no page module
+    imports the rules' state, knowledge, game or view, and none reads a room's ``state``."""
+    graph = import_graph()
+    imports = {name: sorted(t for t in targets if any(is_under(t, f) for f in FORBIDDEN_IN_PAGES))
+               for name, targets in graph.items() if is_under(name, "webgame.pages")}
+    assert {name: found for name, found in imports.items() if found} == {}
+    readers = []
+    for path in sorted((ROOT / "webgame" / "pages").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr == "state":
+                readers.append(f"{path.name}:{node.lineno}")
+    assert readers == []
+
+
+def test_the_page_rules_can_fail() -> None:
+    """The checks above see what they look for: an upward import and a read of ``state`` in made-up source."""
+    tree = ast.parse("def f(room):\n    return room.state\n")
+    assert any(isinstance(n, ast.Attribute) and n.attr == "state" for n in ast.walk(tree))
+    assert any(is_under(t, "engine.state") for t in ("engine.state",))
 
 
 # ---------------------------------------------------------------- the measures themselves

@@ -32,7 +32,7 @@ from nicegui.outbox import Deleted
 from webgame.rooms import Room, Stage
 
 if TYPE_CHECKING:
-    from webgame.pages.room import RoomPage
+    from webgame.pages.page_protocols import PhonePage as RoomPage
 
 log = logging.getLogger(__name__)
 
@@ -68,12 +68,12 @@ def group_of(page: Any) -> bool | None:
     """Pages padded together: seats of the running game, the living apart from the dead (that is public)."""
     room: Room = page.room
     pad = getattr(page, "pad", None)
-    if pad is None or pad.is_deleted or room.stage is not Stage.PLAYING or room.state is None:
+    if pad is None or pad.is_deleted or room.stage is not Stage.PLAYING:
         return None
-    seat = room.game_seat(page.token_hash)
-    if not seat or page.client.id not in Client.instances:
+    alive = room.seat_alive(page.token_hash)
+    if alive is None or page.client.id not in Client.instances:
         return None
-    return bool(room.state.alive[seat - 1])
+    return alive
 
 
 def even_out(room: Room, what: str = "") -> None:
@@ -148,8 +148,7 @@ def pad_first_load(page: Any) -> None:
     if group is None:
         return
     room = page.room
-    state = room.state
-    version = (room.game_id, len(state.log), state.step, len(room.chat), group)
+    version = (*room.version(), group)
     own = tree_bytes(list(page.client.elements.values()), skip=page.pad)
     cached = _LARGEST.get(room)
     if cached is None or cached[0] != version:

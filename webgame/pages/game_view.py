@@ -1,4 +1,4 @@
-"""The game part of a room page: built only from this viewer's projection (``engine.view.view``).
+"""The game part of a room page: built only from this viewer's projection (``Room.projection``).
 
 Everything placed in the element tree reaches the browser, hidden or not, so what a viewer may not know
 never enters it: other players' roles come only from the projection's ``roles`` and events only from
@@ -11,16 +11,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action
-from engine.knowledge import Viewer, visible_events
-from engine.state import GameState, Phase
-from engine.view import view
-from webgame.i18n import Translator
+from webgame.chat import ChatLine
 from webgame.pages import components, day, night, outcome, wording
+from webgame.pages.chat_part import ChatPart
+from webgame.pages.record_part import RecordPart
 from webgame.pages.screen import Draft
-from webgame.rooms import ChatLine
+from webgame.projection import Projection
 
 if TYPE_CHECKING:
-    from webgame.pages.room import RoomPage
+    from webgame.pages.page_protocols import PhonePage as RoomPage
 
 CHANNEL_LABELS = {"room": "", "mafia": "mafia", "dead": "dead"}
 # Counts and tallies that change with everybody's taps: shown by ``GameView.status`` inside the panel, so
@@ -31,57 +30,21 @@ NOT_PANEL_KEYS = frozenset(("events", "chat", *STATUS_KEYS))  # what the panel i
 PART_OF_SECTION = {"title": "first", "panel": "second", "status": "status", "record": "third", "chat": "fourth"}
 
 
-def dated_events(state: Any, viewer: Viewer) -> list[tuple[int, str, dict[str, Any]]]:
-    """(day, phase, event) for every event this viewer may read, in order, as the engine gives them to him
-    (``visible_events``: a night death without its cause, a check unsigned for a sergeant, ...)."""
-    return [(int(event["day"]), str(event["phase"]), event) for event in visible_events(state, viewer)]
-
-
-def half_of(rules: str, day_number: int, phase: str) -> int:
-    """Orders nights and days: uz plays night N then day N, uk day N then night N."""
-    is_night = phase == "night"
-    if rules == "uz":
-        return 2 * day_number + (0 if is_night else 1)
-    return 2 * day_number + (1 if is_night else 0)
-
-
-NewsLine = tuple[str, bool]  # a sentence, and whether only some seats were told it (shown behind the reveal)
-
-
-def news_lines(_: Translator, state: GameState, viewer: Viewer, name_of: Callable[[int], str],
-               me: int) -> tuple[list[NewsLine], list[NewsLine]]:
-    """What this viewer may read, as sentences: (the last night and day, everything before)."""
-    now = half_of(state.rules, state.day, str(state.phase))
-    recent: list[NewsLine] = []
-    older: list[NewsLine] = []
-    night_deaths = False
-    for event_day, phase, event in dated_events(state, viewer):
-        text = wording.event_text(_, state.rules, event, name_of, me, phase)
-        if text is None:
-            continue
-        is_recent = half_of(state.rules, event_day, phase) >= now - 1
-        night_deaths = night_deaths or (is_recent and phase == "night" and event.get("type") == "death")
-        (recent if is_recent else older).append((text, bool(event.get("private"))))
-    after_a_night = state.rules == "uz" or state.day > 1
-    if state.phase not in (Phase.NIGHT, Phase.ENDED) and after_a_night and not night_deaths:
-        recent.insert(0, (_("Nobody died last night."), False))
-    return recent, older
-
-
 class GameView:
+    """One page's game screen: its projection, and what each of the page's parts draws of it."""
+
     def __init__(self, page: RoomPage) -> None:
         self.page = page
         self.p: dict[str, Any] = {}
-        self.viewer = Viewer("spectator")
+        self.proj: Projection | None = None  # this viewer's projection, as last read from the room
         self.keys: dict[str, Any] | None = None  # what each part was last drawn from (see ``update``)
         # The game draws in the page's parts (``RoomPage``), each redrawn on its own (``update``; a pick redraws
         # the panel): the heading (phase, countdown, the host's clock buttons, a seat's role card) in the first,
         # the panel in the second (the step's counts are the ``status`` part in its slot), the news and the
         # players in the third, the chat in the fourth.
-        self._news_made: tuple[Any, tuple[list[NewsLine], list[NewsLine]]] | None = None  # made once per key
         self.game_id: int | None = None
-        self.chat_sent = 0  # messages this page wrote that the room took (the browser then empties its box)
-        self.saying = False  # a message of this page is on its way to the room
+        self.record_part = RecordPart(self)  # the third part: news, the role's help, the players
+        self.chat_part = ChatPart(self)  # the fourth part: the chat
 
     # ------------------------------------------------------------ helpers for the phase modules
 
@@ -121,7 +84,8 @@ class GameView:
 
     def grid_class(self) -> str:
         """Two names a row; three on a big table, so that thirty fit a small phone's first screen."""
-        return "mafia-grid" + (" mafia-grid-3" if len(self.page.room.seating) > 12 else "")
+        seats = self.proj.seats if self.proj is not None else 0
+        return "mafia-grid" + (" mafia-grid-3" if seats > 12 else "")
 
     def target_grid(self, d: Draft, seats: list[int], enabled: list[int], selected: int | None,
                     on_pick: Callable[[int], Any], mark: str = "target") -> None:
@@ -148,16 +112,23 @@ class GameView:
     def prepare(self) -> bool:
         """Read this viewer's projection before the parts are drawn (a new game, a reload, a new seat); False
         when there is no game to show."""
-        page, room = self.page, self.page.room
-        state = room.state
-        if state is None:
-            self.p, self.keys = {}, None
+        page = self.page
+        proj = page.room.projection(page.token_hash)
+        if proj is None:
+            self.p, self.keys, self.proj = {}, None, None
             return False
-        self.viewer = room.viewer(page.token_hash)
-        self.p = view(state, self.viewer, room.public())
-        self.keys, self.game_id = self.section_keys(self.p), room.game_id
+        self.proj, self.p = proj, proj.view
+        self.keys, self.game_id = self.section_keys(self.p), proj.game_id
         page.in_game(self.p["phase"])
         return True
+
+    @property
+    def viewer_kind(self) -> str:
+        return self.proj.viewer_kind if self.proj is not None else "spectator"
+
+    @property
+    def viewer_seat(self) -> int:
+        return self.proj.viewer_seat if self.proj is not None else 0
 
     def buzz(self) -> None:
         """The phone vibrates when this viewer has something to do at a new step."""
@@ -180,25 +151,24 @@ class GameView:
                       me and me["seat"], me and me["role"], p.get("roles"), p.get("teams")),  # the role card
             "panel": {key: value for key, value in p.items() if key not in NOT_PANEL_KEYS},
             "status": (p["phase"], len(p.get("alive", [])), *(p.get(key) for key in STATUS_KEYS)),
-            "record": (self.news_key(p), p.get("alive"), p.get("roles"), p.get("fouls"), p.get("speaker"),
-                       tuple(room.is_connected(seat.token_hash) for seat in room.seating)),  # news, players
+            "record": (RecordPart.news_key(p), p.get("alive"), p.get("roles"), p.get("fouls"), p.get("speaker"),
+                       tuple(room.seats_connected())),  # news, players
             "chat": ((p.get("chat") or {}).get("read"), (p.get("chat") or {}).get("write")),
         }
 
     def update(self) -> bool:
         """After a change of the room: rebuild only the sections whose key changed (none, when this viewer's
         projection did not change). False when the whole game view must be built again instead."""
-        page, room = self.page, self.page.room
-        state = room.state
-        if state is None or self.keys is None or self.game_id != room.game_id:
+        page = self.page
+        proj = page.room.projection(page.token_hash)
+        if proj is None or self.keys is None or self.proj is None or self.game_id != proj.game_id:
             return False
-        viewer = room.viewer(page.token_hash)
-        if viewer != self.viewer:
+        if (proj.viewer_kind, proj.viewer_seat) != (self.proj.viewer_kind, self.proj.viewer_seat):
             return False
-        p = view(state, viewer, room.public())
+        p = proj.view
         keys = self.section_keys(p)
         changed = [name for name, key in keys.items() if self.keys.get(name) != key]
-        self.p, self.keys = p, keys
+        self.proj, self.p, self.keys = proj, p, keys
         if not changed:
             return True
         if page.in_game(p["phase"]) and "title" not in changed:
@@ -261,20 +231,10 @@ class GameView:
                         d.label(_("{name}: {role}").format(name=self.name_of(seat),
                                                            role=wording.role_name(_, rules, other)), tid="known")
 
-    def role_help(self, d: Draft) -> None:
-        """What this seat's role does, behind the reveal (below the news)."""
-        me = self.me
-        if me is None or self.p["phase"] == "ended":
-            return
-        _, rules = self.page.t, self.p["rules"]
-        with d.revealed(), d.card("mafia-card"):
-            d.label(_("Your role"), "font-bold")
-            d.label(wording.role_description(_, rules, str(me["role"])), "text-sm", "role-help")
-
     def panel(self, d: Draft) -> None:
         """The second part: what this viewer does at this step (its counts in the ``status`` part, in the slot)."""
         phase = self.p["phase"]
-        if self.viewer.kind == "moderator" and self.action("foul"):
+        if self.viewer_kind == "moderator" and self.action("foul"):
             day.moderator_panel(self, d)  # first: the foul grid in the moderator's first screenful
         if phase == "ended":
             outcome.render(self, d)
@@ -295,162 +255,23 @@ class GameView:
         elif phase == "eliminate_all":
             day.yes_count(self, d)
 
-    @staticmethod
-    def news_key(p: dict[str, Any]) -> Any:
-        return p["phase"], p["day"], p.get("events")  # the news sentences are made again only when these change
-
-    def news_text(self) -> tuple[list[NewsLine], list[NewsLine]]:
-        room = self.page.room
-        if room.state is None:
-            return [], []
-        key = (self.viewer, room.game_id, self.news_key(self.p))
-        if self._news_made is None or self._news_made[0] != key:
-            me = self.me["seat"] if self.me else 0
-            self._news_made = key, news_lines(self.page.t, room.state, self.viewer, self.name_of, me)
-        return self._news_made[1]
-
     def heading(self, d: Draft) -> None:
         """The first part (after the header): the phase and countdown, a seat's role card, what a moderator or
         a spectator is."""
         _ = self.page.t
         self._title(d)
-        if self.viewer.kind == "spectator":
+        if self.viewer_kind == "spectator":
             d.label(_("You are watching this game."), "mafia-muted")
-        elif self.viewer.kind == "moderator":
+        elif self.viewer_kind == "moderator":
             d.label(_("You are the moderator: you see every role."), "mafia-muted")
 
     def record(self, d: Draft) -> None:
-        """The third part: the news, what this seat's role does (revealed only), then the players."""
-        self._news(d)
-        self.role_help(d)
-        self._players(d)
-
-    def _news(self, d: Draft) -> None:
-        """Announcements of the last night and day, then everything before; the private results (a check, a
-        visit) of a seat only behind its reveal, so the covered news is the same on every phone."""
-        _ = self.page.t
-        recent, older = self.news_text()
-        secret = self.viewer.kind == "seat" and self.p["phase"] != "ended"
-
-        def news(d: Draft) -> None:
-            with d.card("mafia-card"):
-                d.label(_("News"), "font-bold")
-                self._lines(d, recent, secret, "news")
-
-        def earlier(d: Draft) -> None:
-            with d.expansion(_("Earlier"), False, "w-full"):
-                self._lines(d, older, secret)
-
-        for lines, draw in ((recent, news), (older, earlier)):
-            if not lines:
-                continue
-            if secret and all(private for _text, private in lines):
-                with d.revealed():  # only private lines: the card itself would tell
-                    draw(d)
-            else:
-                draw(d)
-
-    @staticmethod
-    def _lines(d: Draft, lines: list[NewsLine], secret: bool, tid: str | None = None) -> None:
-        for text, private in lines:
-            if secret and private:
-                with d.revealed():
-                    d.label(text, "mafia-private", tid)
-            else:
-                d.label(text, tid=tid)
-
-    def _players(self, d: Draft) -> None:
-        room, _ = self.page.room, self.page.t
-        p = self.p
-        alive = set(p.get("alive", []))
-        everything = self.viewer.kind == "moderator" or p["phase"] == "ended"
-        if everything:
-            roles = {int(seat): str(role) for seat, role in p.get("roles", {}).items()}
-        else:  # only the roles announced to the whole table (uz deaths): the covered list is the same for all
-            roles = {int(e["seat"]): str(e["role"]) for e in p.get("events", [])
-                     if e.get("type") == "death" and "role" in e and not e.get("private")}
-        fouls = {int(seat): float(value) for seat, value in p.get("fouls", {}).items()}
-        with d.expansion(_("Players"), p["phase"] != "night", "w-full"):
-            for seat in range(1, len(room.seating) + 1):
-                with d.row("w-full items-center no-wrap gap-2"):
-                    d.dot(room.is_connected(room.seating[seat - 1].token_hash))
-                    d.label(self.name_of(seat), "grow break-all" + ("" if seat in alive else " mafia-dead"))
-                    if seat in roles and (everything or seat not in alive):
-                        d.label(wording.role_name(_, p["rules"], roles[seat]), "mafia-muted")
-                    if fouls.get(seat):
-                        d.badge(_("fouls: {count}").format(count=_.number(fouls[seat])), "warning")
-                    if seat == p.get("speaker"):
-                        d.icon("record_voice_over")
+        """The third part: the news, the role's help, the players (``record_part``)."""
+        self.record_part.draw(d)
 
     def chat(self, d: Draft) -> None:
-        """The fourth part: the chat this viewer may read, and the box where he writes to the channels he may
-        write to."""
-        _ = self.page.t
-        chat = self.p.get("chat", {"read": [], "write": []})
-        readable, writable = chat["read"], list(chat.get("write", []))
-        if not readable:
-            return
-        secret = self.viewer.kind == "seat" and self.p["phase"] != "ended"
-        # The mafia's channel (its lines, its box) is behind the reveal: covered, every living phone's chat is
-        # the room's, the same for all.
-        hidden = {"mafia"} if secret else set()
-        if secret and "mafia" in readable:
-            with d.revealed():
-                self._chat_card(d, readable, writable, "chat")
-            with d.covered():
-                self._chat_card(d, [c for c in readable if c not in hidden], [c for c in writable if c not in hidden],
-                                "chat")
-        else:
-            self._chat_card(d, readable, writable, "chat")
-
-    def _chat_card(self, d: Draft, readable: list[str], writable: list[str], tid: str) -> None:
-        room, _ = self.page.room, self.page.t
-        lines = [line for line in room.chat if line.channel in readable]
-        if not lines and not writable:
-            return
-        with d.card("mafia-card"):
-            d.label(_("Chat"), "font-bold")
-            with d.column("mafia-chat gap-1", tid):
-                for line in lines:
-                    with d.row("gap-1 no-wrap items-baseline"):
-                        if line.channel == "mafia":
-                            d.badge(_("mafia"), "negative")
-                        elif line.channel == "dead":
-                            d.badge(_("dead"), "grey")
-                        author = self.name_of(line.seat) if line.seat else _("Moderator")
-                        d.label(author + ":", "font-bold whitespace-nowrap")
-                        d.label(line.text, "mafia-wrap")
-            if writable:
-                d.chat_box(self.channel_names(writable), self.say, "chat-input", "chat-send", _("Message"), _("Send"),
-                           self.chat_sent)
-
-    async def say(self, value: Any) -> None:
-        """The chat box's message: ``{channel, text}`` as the browser sends it (anything else does nothing)."""
-        if not isinstance(value, dict):
-            return
-        page, writable = self.page, list(self.p.get("chat", {"write": []}).get("write", []))
-        channel, text = value.get("channel"), value.get("text")
-        if not isinstance(text, str) or not writable:
-            return
-        if not isinstance(channel, str):
-            channel = writable[0]
-        self.saying = True
-        try:
-            await components.guarded(page.t, lambda: page.room.say(page.token_hash, channel, text))
-        finally:
-            self.saying = False
-
-    def channel_names(self, channels: list[str]) -> dict[str, str]:
-        _ = self.page.t
-        names = {"room": _("Everyone"), "mafia": _("Mafia team"), "dead": _("The dead")}
-        return {channel: names.get(channel, channel) for channel in channels}
+        """The fourth part: the chat (``chat_part``)."""
+        self.chat_part.draw(d)
 
     def chat_added(self, line: ChatLine) -> None:
-        """A new line: the chat is drawn again if this viewer reads its channel. The line this page has just
-        written empties its box in the same redraw (a refused message stays in the box)."""
-        if self.saying and line.seat == (self.viewer.seat if self.viewer.kind == "seat" else 0):
-            self.saying = False
-            self.chat_sent += 1
-            self.page.fourth.refresh()
-        elif line.channel in self.p.get("chat", {"read": []})["read"]:
-            self.page.fourth.refresh()
+        self.chat_part.added(line)

@@ -6,21 +6,20 @@ are not rebuilt when he changes a value, so typing is never interrupted; everyon
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from nicegui import ui
 
-from engine.dealing import PLAYER_RANGE, table
+from engine.dealing import PLAYER_RANGE
 from engine.options import OPTION_TABLES, OptionSpec
 from webgame import ratelimit, store
-from webgame.pages import components, wording
+from webgame.pages import components, lobby_summary, wording
 from webgame.pages.components import testid
 from webgame.pages.screen import Draft
 from webgame.rooms import RULE_SETS
 
 if TYPE_CHECKING:
-    from webgame.pages.room import RoomPage
+    from webgame.pages.page_protocols import PhonePage as RoomPage
 
 
 class LobbyView:
@@ -64,11 +63,11 @@ class LobbyView:
         if self.is_host:
             d.slot()
         else:
-            self._settings_summary(d)
+            lobby_summary.settings_summary(d, self.page.t, self.page.room)
 
     def start(self, d: Draft) -> None:
         """The fourth part: the roles that would be dealt, and the start (the host's button, a line for others)."""
-        self._role_preview(d)
+        lobby_summary.role_preview(d, self.page.t, self.page.room)
         self._start_bar(d)
 
     # ------------------------------------------------------------ joining
@@ -224,43 +223,6 @@ class LobbyView:
                 "w-full"), f"option-{spec.name}")
         if not spec.timer:
             ui.label(_(spec.help)).classes("text-sm mafia-muted")
-
-    def _settings_summary(self, d: Draft) -> None:
-        _, room = self.page.t, self.page.room
-        options = room.engine_options()
-        with d.card("mafia-card"):
-            d.label(_(wording.RULE_SET_NAMES[room.rules]), "text-lg font-bold")
-            low, high = room.player_limits()
-            d.label(_("Players: {low} to {high}").format(low=_.number(low), high=_.number(high)))
-            if room.moderated:
-                d.label(_("The host moderates this game."))
-            for spec in OPTION_TABLES[room.rules]:
-                if spec.timer:
-                    d.label(_("{label}: {seconds}").format(label=_(spec.label),
-                                                           seconds=_.seconds(int(options[spec.name]))))
-            with d.expansion(_("Rules options"), opened=False, cls="w-full"):
-                for spec in OPTION_TABLES[room.rules]:
-                    if spec.timer:
-                        continue
-                    value = options[spec.name]
-                    if isinstance(value, bool):
-                        shown = _("on") if value else _("off")
-                    elif isinstance(value, int):
-                        shown = _.number(value)
-                    else:
-                        shown = wording.choice_label(_, value)
-                    d.label(_("{label}: {value}").format(label=_(spec.label), value=shown))
-
-    def _role_preview(self, d: Draft) -> None:
-        _, room = self.page.t, self.page.room
-        low, high = room.player_limits()
-        count = min(max(len(room.players()), low), high)
-        roles = Counter(str(role) for role in table(room.rules, count, room.engine_options()))
-        with d.card("mafia-card"):
-            d.label(_("Roles dealt with {count} players").format(count=_.number(count)), "font-bold")
-            for role, number in sorted(roles.items(), key=lambda item: -item[1]):
-                d.label(_("{count} × {role}").format(count=_.number(number),
-                                                     role=wording.role_name(_, room.rules, role)))
 
     def _start_bar(self, d: Draft) -> None:
         _, room, token_hash = self.page.t, self.page.room, self.page.token_hash

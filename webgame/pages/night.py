@@ -15,7 +15,7 @@ from engine.actions import NightAct
 from webgame.pages import evenness, wording
 
 if TYPE_CHECKING:
-    from webgame.pages.game_view import GameView
+    from webgame.pages.page_protocols import GameScreen as GameView
     from webgame.pages.screen import Draft
 
 

@@ -10,7 +10,7 @@ from webgame.i18n import Translator
 from webgame.pages import components, wording
 
 if TYPE_CHECKING:
-    from webgame.pages.game_view import GameView
+    from webgame.pages.page_protocols import GameScreen as GameView
     from webgame.pages.screen import Draft
 
 

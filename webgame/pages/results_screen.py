@@ -9,18 +9,18 @@ from __future__ import annotations
 from nicegui import Client, ui
 from starlette.requests import Request
 
-from engine.knowledge import SPECTATOR
-from engine.view import view
 from webgame.i18n import Translator
 from webgame.identity import BrowserIdentity
 from webgame.pages import components, outcome, wording
 from webgame.pages.components import testid
-from webgame.pages.game_view import news_lines
+from webgame.pages.news import news_lines
 from webgame.pages.screen import Screen
 from webgame.rooms import ChatLine, Room, Stage
 
 
 class ScreenPage:
+    """One TV's page of a room: the spectator's projection in big type."""
+
     def __init__(self, room: Room, identity: BrowserIdentity, request: Request, client: Client) -> None:
         self.room = room
         self.identity = identity
@@ -59,10 +59,11 @@ class ScreenPage:
     def body(self) -> None:
         self.countdown = None
         room, _ = self.room, self.t
-        if room.stage is Stage.LOBBY or room.state is None:
+        proj = room.projection(None)  # the spectator's
+        if room.stage is Stage.LOBBY or proj is None:
             self._lobby()
             return
-        p = view(room.state, SPECTATOR, room.public())
+        p = proj.view
         if room.stage is Stage.FINISHED:
             Screen(lambda d: outcome.show(d, _, p, self.name_of))
             with ui.row().classes("w-full justify-center"):
@@ -75,7 +76,7 @@ class ScreenPage:
             if p.get("speaker"):
                 ui.label(_("Now speaking: {name}").format(name=self.name_of(int(p["speaker"])))).classes("mafia-big")
         alive = [int(s) for s in p.get("alive", [])]
-        dead = [s for s in range(1, len(room.seating) + 1) if s not in alive]
+        dead = [s for s in range(1, proj.seats + 1) if s not in alive]
         roles = {int(seat): str(role) for seat, role in p.get("roles", {}).items()}
         self._tally(p)  # above the players: on a TV the tally must not fall below the fold
         with ui.row().classes("w-full gap-4 items-start mafia-columns"):
@@ -93,7 +94,7 @@ class ScreenPage:
                             text = _("{name}: {role}").format(name=text,
                                                               role=wording.role_name(_, p["rules"], roles[seat]))
                         ui.label(text).classes("mafia-dead")
-        lines, _older = news_lines(_, room.state, SPECTATOR, self.name_of, 0)
+        lines, _older = news_lines(_, p, proj.events, self.name_of, 0)
         if lines:
             with ui.card().classes("mafia-card"):
                 ui.label(_("News")).classes("font-bold")

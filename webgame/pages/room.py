@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from nicegui import Client, app, background_tasks, core, ui
 from starlette.requests import Request
 
-from engine.state import Phase
 from webgame import ratelimit
 from webgame.identity import BrowserIdentity
 from webgame.pages import components, evenness
@@ -220,8 +219,8 @@ class RoomPage:
     def in_game(self, phase: str) -> bool:
         """The phone's colours and wake lock for this phase; True if the colours changed (the first part, which
         draws them, must be drawn again: the caller does)."""
-        self._wake(phase != Phase.ENDED)
-        return self._darken(phase == Phase.NIGHT)
+        self._wake(phase != "ended")
+        return self._darken(phase == "night")
 
     def _darken(self, night: bool) -> bool:
         changed, self.night = night != self.night, night

@@ -30,7 +30,8 @@ from nicegui.event_listener import EventListener
 from nicegui.events import GenericEventArguments
 from nicegui.json import dumps
 
-Node = dict[str, Any]
+from webgame.pages.screen_model import Node, model_ids, model_texts
+
 Handler = Callable[..., Any]
 
 
@@ -330,77 +331,6 @@ _TAP = EventListener(element_id=-1, type="tap", args=None,  # type: ignore[arg-t
                      handler=_tap, js_handler=None, throttle=0.0, leading_events=True, trailing_events=True,
                      request=None)
 _TAP_EVENTS: list[dict[str, Any]] = [_TAP.to_dict()]
-
-
-def model_texts(nodes: list[Node]) -> list[str]:
-    """The texts a model shows, in order: labels, buttons, badges, titles, tooltips, a form's field, a toggle's
-    options, a select's chosen option."""
-    found: list[str] = []
-    for node in nodes:
-        text = node.get("x")
-        if isinstance(text, str) and text:
-            found.append(text)
-        if isinstance(node.get("tip"), str):
-            found.append(node["tip"])
-        if node.get("t") == "form" and isinstance(node.get("lb"), str):
-            found.append(node["lb"])
-        if node.get("t") == "reveal":
-            found.append(str(node.get("y", "")))
-        if node.get("t") == "toggle":
-            found.extend(str(option[1]) for option in node.get("opts", ()))
-        elif node.get("t") == "select":
-            found.extend(str(option[1]) for option in node.get("opts", ()) if option[0] == node.get("v"))
-        found.extend(model_texts(node.get("k", ())))
-    return found
-
-
-def covered_nodes(nodes: list[Node]) -> list[Node]:
-    """The model as the covered screen draws it: without what only its owner sees (``Draft.revealed``), and the
-    reveal toggle as its covered face. What a neighbour's glance can see."""
-    shown: list[Node] = []
-    for node in nodes:
-        kind = node.get("t")
-        if kind == "rev":
-            continue
-        if kind == "cov":
-            shown.extend(covered_nodes(node.get("k", [])))
-            continue
-        if kind == "reveal":
-            node = {key: value for key, value in node.items() if key not in ("y", "cid")}
-        if "k" in node:
-            node = {**node, "k": covered_nodes(node["k"])}
-        shown.append(node)
-    return shown
-
-
-def revealed_nodes(nodes: list[Node]) -> list[Node]:
-    """The model as the revealed screen draws it (what the phone's owner sees after tapping Show)."""
-    shown: list[Node] = []
-    for node in nodes:
-        kind = node.get("t")
-        if kind == "cov":
-            continue
-        if kind == "rev":
-            shown.extend(revealed_nodes(node.get("k", [])))
-            continue
-        if "k" in node:
-            node = {**node, "k": revealed_nodes(node["k"])}
-        shown.append(node)
-    return shown
-
-
-def model_ids(nodes: list[Node]) -> dict[str, bool]:
-    """The ids of a model's nodes -> enabled (a disabled button has ``d``), with a chat box's or a form's button."""
-    found: dict[str, bool] = {}
-    for node in nodes:
-        if isinstance(node.get("id"), str):
-            found[node["id"]] = not node.get("d")
-        if isinstance(node.get("sid"), str):
-            found[node["sid"]] = True
-        if isinstance(node.get("cid"), str):
-            found[node["cid"]] = True
-        found.update(model_ids(node.get("k", ())))
-    return found
 
 
 def _takes_value(handler: Handler) -> bool:

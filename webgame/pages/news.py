@@ -1,0 +1,45 @@
+"""The news as sentences: what a viewer may read of the game, the last night and day apart from before.
+
+Made only from a projection (``webgame.projection.Projection``): its view (rule set, day, phase) and the
+events the engine lets this viewer read, in order. Shared by the phones (``game_view``) and the TV.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from webgame.i18n import Translator
+from webgame.pages import wording
+
+NewsLine = tuple[str, bool]  # a sentence, and whether only some seats were told it (shown behind the reveal)
+DatedEvent = tuple[int, str, dict[str, Any]]
+
+
+def half_of(rules: str, day_number: int, phase: str) -> int:
+    """Orders nights and days: uz plays night N then day N, uk day N then night N."""
+    is_night = phase == "night"
+    if rules == "uz":
+        return 2 * day_number + (0 if is_night else 1)
+    return 2 * day_number + (1 if is_night else 0)
+
+
+def news_lines(_: Translator, view: dict[str, Any], events: list[DatedEvent], name_of: Callable[[int], str],
+               me: int) -> tuple[list[NewsLine], list[NewsLine]]:
+    """What this viewer may read, as sentences: (the last night and day, everything before)."""
+    rules, day, phase_now = str(view["rules"]), int(view["day"]), str(view["phase"])
+    now = half_of(rules, day, phase_now)
+    recent: list[NewsLine] = []
+    older: list[NewsLine] = []
+    night_deaths = False
+    for event_day, phase, event in events:
+        text = wording.event_text(_, rules, event, name_of, me, phase)
+        if text is None:
+            continue
+        is_recent = half_of(rules, event_day, phase) >= now - 1
+        night_deaths = night_deaths or (is_recent and phase == "night" and event.get("type") == "death")
+        (recent if is_recent else older).append((text, bool(event.get("private"))))
+    after_a_night = rules == "uz" or day > 1
+    if phase_now not in ("night", "ended") and after_a_night and not night_deaths:
+        recent.insert(0, (_("Nobody died last night."), False))
+    return recent, older

@@ -1,0 +1,112 @@
+"""The third part of a phone's game screen: the news, what the seat's role does, and the players.
+
+Drawn from the page's projection only. The private lines of the news (a check, a visit) and the role's help are
+behind the reveal (``Draft.revealed``), so the covered part is the same on every phone; the players list shows
+only the roles the whole table was told (uz deaths) until the end.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from webgame.pages import wording
+from webgame.pages.news import NewsLine, news_lines
+
+if TYPE_CHECKING:
+    from webgame.pages.page_protocols import GameScreen
+    from webgame.pages.screen import Draft
+
+
+class RecordPart:
+    """The news and the players of one page's game view (its sentences made once per change of the news)."""
+
+    def __init__(self, view: GameScreen) -> None:
+        self.view = view
+        self._news_made: tuple[Any, tuple[list[NewsLine], list[NewsLine]]] | None = None
+
+    @staticmethod
+    def news_key(p: dict[str, Any]) -> Any:
+        return p["phase"], p["day"], p.get("events")  # the news sentences are made again only when these change
+
+    def news_text(self) -> tuple[list[NewsLine], list[NewsLine]]:
+        proj = self.view.proj
+        if proj is None:
+            return [], []
+        key = (proj.viewer_kind, proj.viewer_seat, proj.game_id, self.news_key(self.view.p))
+        if self._news_made is None or self._news_made[0] != key:
+            me = self.view.me["seat"] if self.view.me else 0
+            self._news_made = key, news_lines(self.view.page.t, proj.view, proj.events, self.view.name_of, me)
+        return self._news_made[1]
+
+    def role_help(self, d: Draft) -> None:
+        """What this seat's role does, behind the reveal (below the news)."""
+        me = self.view.me
+        if me is None or self.view.p["phase"] == "ended":
+            return
+        _, rules = self.view.page.t, self.view.p["rules"]
+        with d.revealed(), d.card("mafia-card"):
+            d.label(_("Your role"), "font-bold")
+            d.label(wording.role_description(_, rules, str(me["role"])), "text-sm", "role-help")
+
+    def draw(self, d: Draft) -> None:
+        """The third part: the news, what this seat's role does (revealed only), then the players."""
+        self._news(d)
+        self.role_help(d)
+        self._players(d)
+
+    def _news(self, d: Draft) -> None:
+        """Announcements of the last night and day, then everything before; the private results (a check, a
+        visit) of a seat only behind its reveal, so the covered news is the same on every phone."""
+        _ = self.view.page.t
+        recent, older = self.news_text()
+        secret = self.view.viewer_kind == "seat" and self.view.p["phase"] != "ended"
+
+        def news(d: Draft) -> None:
+            with d.card("mafia-card"):
+                d.label(_("News"), "font-bold")
+                self._lines(d, recent, secret, "news")
+
+        def earlier(d: Draft) -> None:
+            with d.expansion(_("Earlier"), False, "w-full"):
+                self._lines(d, older, secret)
+
+        for lines, draw in ((recent, news), (older, earlier)):
+            if not lines:
+                continue
+            if secret and all(private for _text, private in lines):
+                with d.revealed():  # only private lines: the card itself would tell
+                    draw(d)
+            else:
+                draw(d)
+
+    @staticmethod
+    def _lines(d: Draft, lines: list[NewsLine], secret: bool, tid: str | None = None) -> None:
+        for text, private in lines:
+            if secret and private:
+                with d.revealed():
+                    d.label(text, "mafia-private", tid)
+            else:
+                d.label(text, tid=tid)
+
+    def _players(self, d: Draft) -> None:
+        room, _ = self.view.page.room, self.view.page.t
+        p = self.view.p
+        alive = set(p.get("alive", []))
+        everything = self.view.viewer_kind == "moderator" or p["phase"] == "ended"
+        if everything:
+            roles = {int(seat): str(role) for seat, role in p.get("roles", {}).items()}
+        else:  # only the roles announced to the whole table (uz deaths): the covered list is the same for all
+            roles = {int(e["seat"]): str(e["role"]) for e in p.get("events", [])
+                     if e.get("type") == "death" and "role" in e and not e.get("private")}
+        fouls = {int(seat): float(value) for seat, value in p.get("fouls", {}).items()}
+        with d.expansion(_("Players"), p["phase"] != "night", "w-full"):
+            for seat, connected in enumerate(room.seats_connected(), 1):
+                with d.row("w-full items-center no-wrap gap-2"):
+                    d.dot(connected)
+                    d.label(self.view.name_of(seat), "grow break-all" + ("" if seat in alive else " mafia-dead"))
+                    if seat in roles and (everything or seat not in alive):
+                        d.label(wording.role_name(_, p["rules"], roles[seat]), "mafia-muted")
+                    if fouls.get(seat):
+                        d.badge(_("fouls: {count}").format(count=_.number(fouls[seat])), "warning")
+                    if seat == p.get("speaker"):
+                        d.icon("record_voice_over")
