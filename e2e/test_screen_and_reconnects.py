@@ -92,6 +92,9 @@ def test_a_reload_and_a_lost_network_keep_seats_and_choices(server: Server, phon
     doctor.tap(f"target-{second.seat}", doctor.tid("confirm"))
     doctor.reload()
     doctor.phase_is(table.title(doctor.t, "night", 1))
+    expect(doctor.tid("reveal")).to_be_visible()  # a page loaded again starts covered
+    expect(doctor.tid(f"target-{second.seat}")).to_have_count(0)
+    doctor.reveal()
     expect(doctor.tid(f"target-{second.seat}")).to_have_class(has_class("bg-primary"))
     expect(doctor.tid("confirm")).to_be_visible()
     assert doctor.read_role(table) == "doctor"
@@ -106,6 +109,7 @@ def test_a_reload_and_a_lost_network_keep_seats_and_choices(server: Server, phon
     expect(commissar.page.locator("#popup")).to_have_attribute("aria-hidden", "true", timeout=RECONNECT)
     still = commissar.t.ngettext("{count} player is still choosing.", "{count} players are still choosing.", 4)
     expect(commissar.page.get_by_text(still.format(count=commissar.t.number(4)), exact=True)).to_be_visible()
+    commissar.reveal()
     expect(commissar.tid(f"target-{mafia.seat}")).to_have_class(has_class("bg-primary"))
     assert commissar.read_role(table) == "commissar"
     table.check_secrets()
@@ -150,6 +154,7 @@ def test_every_phone_comes_back_after_the_server_is_killed(tmp_path: Path, phone
             phone.page.wait_for_function("() => window.e2eBeforeRestart === undefined", timeout=RECONNECT)
             phone.loaded_in_game = True
             phone.phase_is(table.title(phone.t, "night", 1), timeout=RECONNECT)
+        mafia.reveal()  # a reloaded page starts covered
         shows(mafia.tid("night-done"))
         assert mafia.read_role(table) == "mafia" and doctor.read_role(table) == "doctor"
         table.check_secrets()
