@@ -167,20 +167,30 @@ def wait_revealed(phone: Phone, timeout: float = WAIT) -> None:
     phone.page.wait_for_function(VEIL_OPEN, timeout=timeout)
 
 
-def same_glances(phones: Iterable[Phone], moment: str, wait: float = WAIT) -> list[Glance]:
+def same_glances(phones: Iterable[Phone], moment: str, wait: float = WAIT, settle: float = 6.0) -> list[Glance]:
     """Every phone's covered screen (waiting until each one has covered itself) must give the same signature;
-    the phones' own tiles are each one tile (the one of its seat). Returns the glances."""
+    the phones' own tiles are each one tile (the one of its seat). Returns the glances.
+
+    The phones are read one after the other, and a room's change reaches them one after the other too: when
+    they differ, all are read again, for up to ``settle`` seconds (a difference that lasts is a leak; one
+    phone that has not yet drawn the last tally is not)."""
     phones = list(phones)
     assert len(phones) >= 2, f"{moment}: nothing to compare"
     for phone in phones:
         wait_covered(phone, wait)
-    glances = [signature(phone) for phone in phones]
-    first = glances[0]
-    assert first.lines, f"{moment}: {first.phone} shows nothing"
-    for glance in glances:
-        assert not glance.revealed, f"{moment}: {glance.phone} was revealed while read"
-    for glance in glances[1:]:
-        assert glance == first, f"{moment}: a glance tells {first.phone} from {glance.phone}:\n{first.diff(glance)}"
+    deadline = time.monotonic() + settle
+    while True:
+        glances = [signature(phone) for phone in phones]
+        first = glances[0]
+        assert first.lines, f"{moment}: {first.phone} shows nothing"
+        for glance in glances:
+            assert not glance.revealed, f"{moment}: {glance.phone} was revealed while read"
+        other = next((glance for glance in glances[1:] if glance != first), None)
+        if other is None:
+            break
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{moment}: a glance tells {first.phone} from {other.phone}:\n{first.diff(other)}")
+        phones[0].page.wait_for_timeout(500)  # the phones' screens are still being drawn: read them again
     for glance in glances:
         seat = glance.phone.seat
         if glance.me:  # a grid of names is shown: only his own tile is marked
