@@ -161,7 +161,7 @@ def apply(state: GameState, action: Action) -> bool:
     if isinstance(action, WithdrawFoul):
         return withdraw_foul(state, action)
     if isinstance(action, SendOff):
-        check_seat(state, action.seat)
+        _check_fouled(state, action.seat)
         return _remove(state, action.seat, sent_off=True)
     raise NotYourTurn(N_("That is not possible during the day."))
 
@@ -244,12 +244,12 @@ def foul(state: GameState, action: Foul) -> bool:
         raise IllegalTarget(N_("A foul is 0.5 or 1."))
     if action.amount == 2 and state.phase is not Phase.NIGHT:
         raise IllegalTarget(N_("Two fouls at once are given only at night, for gestures or sounds."))
-    check_seat(state, action.seat)
+    _check_fouled(state, action.seat)
     before = state.fouls.get(action.seat, 0.0)
     after = before + float(action.amount)
     state.fouls[action.seat] = after
     state.foul_amounts.setdefault(action.seat, []).append(float(action.amount))
-    state.emit("foul", PUBLIC, seat=action.seat, amount=action.amount, total=after)
+    state.emit("foul", PUBLIC, seat=action.seat, amount=float(action.amount), total=after)
     day_over = False
     if before < 3 <= after:
         if state.options["three_fouls_penalty_vote"]:
@@ -269,10 +269,18 @@ def foul(state: GameState, action: Foul) -> bool:
     return day_over
 
 
+def _check_fouled(state: GameState, seat: int) -> None:
+    """Fouls, their withdrawal and a send-off concern a living player (the dead are out of the game)."""
+    if not 1 <= seat <= state.n:
+        raise IllegalTarget(N_("There is no seat {seat}."), seat=seat)
+    if not state.alive[seat - 1]:
+        raise IllegalTarget(N_("Player {seat} is dead: the dead get no fouls."), seat=seat)
+
+
 def withdraw_foul(state: GameState, action: WithdrawFoul) -> bool:
     """Take back the last foul given to this player. What his fouls had not yet cost him (a speech to come, a
     penalty vote not yet counted) is given back when he drops below 3; what is done stays done."""
-    check_seat(state, action.seat)
+    _check_fouled(state, action.seat)
     given = state.foul_amounts.get(action.seat) or []
     if not given:
         raise IllegalTarget(N_("Player {seat} has no foul to withdraw."), seat=action.seat)
