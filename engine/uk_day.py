@@ -242,7 +242,7 @@ def _close_eliminate_all(state: GameState) -> bool:
 def foul(state: GameState, action: Foul) -> bool:
     if action.amount not in (0.5, 1, 2):
         raise IllegalTarget(N_("A foul is 0.5 or 1."))
-    if action.amount == 2 and state.phase is not Phase.NIGHT:
+    if action.amount == 2 and state.phase is not Phase.NIGHT and not state.options["double_foul_by_day"]:
         raise IllegalTarget(N_("Two fouls at once are given only at night, for gestures or sounds."))
     _check_fouled(state, action.seat)
     before = state.fouls.get(action.seat, 0.0)
@@ -290,7 +290,7 @@ def withdraw_foul(state: GameState, action: WithdrawFoul) -> bool:
     state.fouls[action.seat] = after
     if not given:
         del state.foul_amounts[action.seat]
-    if after < 3 <= before:
+    if after < 3 <= before and state.options["withdrawn_foul_restores"]:
         state.loses_speech.discard(action.seat)
         state.penalty_vote.discard(action.seat)
     state.emit("foul_withdrawn", PUBLIC, seat=action.seat, amount=amount, total=after)

@@ -166,9 +166,9 @@ def legal_actions(state: GameState, viewer: Viewer) -> list[dict[str, Any]]:
 def _moderator_actions(state: GameState) -> list[dict[str, Any]]:
     """uk: fouls (2 at once only at night), taking the last foul back, sending a player from the table."""
     living = state.living()
-    night = state.phase is Phase.NIGHT
+    double = state.phase is Phase.NIGHT or bool(state.options["double_foul_by_day"])
     return [
-        {"type": "foul", "targets": living, "amounts": [0.5, 1, 2] if night else [0.5, 1],
+        {"type": "foul", "targets": living, "amounts": [0.5, 1, 2] if double else [0.5, 1],
          "removes": {str(s): 4 - state.fouls.get(s, 0.0) for s in living}},  # the amount that removes him
         {"type": "withdraw_foul", "targets": [s for s in living if state.foul_amounts.get(s)],
          "last": {str(s): state.foul_amounts[s][-1] for s in living if state.foul_amounts.get(s)}},
