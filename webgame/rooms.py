@@ -26,7 +26,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from engine import actions as engine_actions
-from engine.actions import Action, Deadline, Foul
+from engine.actions import MODERATOR_ACTIONS, Action, Deadline
 from engine.dealing import PLAYER_RANGE
 from engine.errors import RuleError, StaleAction
 from engine.game import apply, new_game, replay, step_seconds
@@ -205,9 +205,9 @@ class Room:
         count = len(self.players())
         low, high = self.player_limits()
         if count < low:
-            return N_("Waiting for players: at least {count} are needed, {now} are here."), {"count": low, "now": count}
+            return N_("Waiting for players: {now} here, at least {count} needed."), {"count": low, "now": count}
         if count > high:
-            return N_("Too many players: at most {count} can play, {now} are here."), {"count": high, "now": count}
+            return N_("Too many players: {now} here, at most {count} can play."), {"count": high, "now": count}
         return None
 
     def player_limits(self) -> tuple[int, int]:
@@ -359,7 +359,8 @@ class Room:
                 raise Refusal(N_("Only the uk rule set has a moderator."))
             await store.update_room(self.id, moderated=moderated)
             self.moderated = moderated
-        self.notify("structure")
+        self.notify("seats")  # the badge and the seat numbers; not "structure": the host's inputs, with what
+        self.notify("settings")  # he is typing into them, are kept (a rebuild lost timers typed right after)
 
     async def move_seat(self, token_hash: str | None, seat_id: int, delta: int) -> None:
         async with self.lock:
@@ -445,7 +446,7 @@ class Room:
             self._require_game()
             if isinstance(action, Deadline):
                 raise Refusal(N_("Only the clock or the host ends a step."))
-            if isinstance(action, Foul):
+            if isinstance(action, MODERATOR_ACTIONS):  # fouls, taking one back, sending a player off
                 if not self.is_moderator(token_hash):
                     raise Refusal(N_("Only the moderator gives fouls."))
             else:
