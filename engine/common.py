@@ -57,12 +57,12 @@ def check_target(state: GameState, seat: int, target: int | None, allow_self: bo
     return target
 
 
-def kill(state: GameState, seat: int, cause: str) -> None:
+def kill(state: GameState, seat: int, cause: str, **more: object) -> None:
     """A death, announced to everyone (with the role where the rule set reveals it)."""
     if not state.alive[seat - 1]:
         return
     state.alive[seat - 1] = False
-    params: dict[str, object] = {"seat": seat, "cause": cause}
+    params: dict[str, object] = {"seat": seat, "cause": cause, **more}
     if state.options.get("reveal_roles_on_death"):
         params["role"] = str(state.role(seat))
     state.emit("death", PUBLIC, **params)

@@ -146,7 +146,7 @@ killed a player at night is not announced, only that he died."""
 
 def _dated(event: Event, secret: bool) -> dict[str, Any]:
     data = {"day": event.day, "phase": event.phase, **event.as_dict()}
-    if secret and event.phase == "night":
+    if secret and event.phase == "night" and event.params.get("cause") != "fouls":  # the moderator's is seen
         for key in SECRET_PARAMS.get(event.type, ()):
             data.pop(key, None)
     return data

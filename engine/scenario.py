@@ -317,7 +317,8 @@ def _run_uk_day(state: GameState, day: Mapping[str, Any]) -> None:
     if pending:
         where, _action = pending[0]
         if isinstance(where, int):
-            raise RuleError(N_("Player {seat} did not speak today: no foul can be placed after that speech."), seat=where)
+            raise RuleError(N_("Player {seat} did not speak today: no foul can be placed after that speech."),
+                            seat=where)
         _give_fouls(state, pending, night)  # a place the day never had (no vote): given as the day ends
     if any(rounds[i] for i in range(used_rounds, len(rounds))):
         raise RuleError(N_("There is no vote now."))

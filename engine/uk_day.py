@@ -301,9 +301,7 @@ def _remove(state: GameState, seat: int, sent_off: bool = False) -> bool:
     """Four fouls, or sent from the table: out at once, with no last words."""
     at_night = state.phase is Phase.NIGHT
     acting_before = {s for s in state.living() if Act.KILL in _night_powers(state, s)} if at_night else set()
-    if sent_off:
-        state.emit("sent_off", PUBLIC, seat=seat)
-    kill(state, seat, "fouls")
+    kill(state, seat, "fouls", **({"sent_off": True} if sent_off else {}))
     state.loses_speech.discard(seat)
     state.penalty_vote.discard(seat)
     if seat in state.queue:

@@ -105,7 +105,8 @@ def test_the_moderator_sees_the_night_as_it_is_chosen() -> None:
     outcome = {(e["type"], e.get("seat")) for e in night["outcome"]}
     assert ("death", 9) in outcome and ("check", 5) in outcome
     apply(state, NightAct(6, "heal", 9))
-    assert ("death", 9) not in {(e["type"], e.get("seat")) for e in view(state, MODERATOR)["moderator_night"]["outcome"]}
+    healed = view(state, MODERATOR)["moderator_night"]["outcome"]
+    assert ("death", 9) not in {(e["type"], e.get("seat")) for e in healed}
     for viewer in (SPECTATOR, Viewer.of_seat(1), Viewer.of_seat(5)):
         assert view(state, viewer)["moderator_night"] is None
 
