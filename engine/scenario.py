@@ -31,7 +31,7 @@ from engine.game import apply, new_game
 from engine.i18n import N_
 from engine.night import HARMLESS
 from engine.state import GameState, Phase
-from engine.uk_day import LOST_SPEECH
+from engine.uk_day import LOST_SPEECH, speech_opening
 
 
 class ScenarioFormatError(ValueError):
@@ -288,7 +288,9 @@ def _run_uk_day(state: GameState, day: Mapping[str, Any]) -> None:
             speaker, step = state.speaker, state.step
             if speaker in nominations:
                 _do(state, Nominate(speaker, nominations.pop(speaker)))
-            _give_fouls(state, pending, night, speaker)  # "after" this speaker: his nomination included
+            if pending and pending[0][0] == speaker:
+                state.opening_step = -1  # "after" this speech: it has been made (a 3rd foul costs the next one)
+            _give_fouls(state, pending, night, speaker)  # his nomination included
             if _phase(state) is Phase.SPEECHES and state.speaker == speaker and state.step == step:
                 _tick(state)
         elif _phase(state) is Phase.VOTE:
@@ -404,8 +406,8 @@ def _foul_place(state: GameState) -> int | str | None:
     phase = state.phase
     if phase is Phase.NIGHT or (phase is Phase.LAST_WORDS and state.after_last_words is Phase.SPEECHES):
         return None
-    if phase is Phase.SPEECHES:
-        return state.speaker
+    if phase is Phase.SPEECHES:  # the day's first speech not begun yet is still "before the day"
+        return None if speech_opening(state) else state.speaker
     if phase is Phase.LAST_WORDS:
         return "after_day"
     if state.vote_round == 0 or (phase is Phase.VOTE and state.vote_round == 1):

@@ -135,7 +135,8 @@ def test_a_game_with_a_third_foul_after_a_nomination_exports_and_replays() -> No
     assert state.phase is Phase.NIGHT
     scenario = export(state)
     day = next(step["day"] for step in scenario["steps"] if "day" in step)
-    assert [f["after"] for f in day["fouls"]] == [1, 1, 1, 2, "speeches"]
+    assert [f["after"] for f in day["fouls"]] == [1, 2, "speeches"]
+    assert scenario["steps"][:2] == [{"foul": {"seat": 5, "amount": 1}}] * 2  # before seat 1 began: before the day
     result = run(scenario)
     assert result.error is None and result.state is not None
     assert comparable(result.state) == comparable(state)
