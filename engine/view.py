@@ -223,8 +223,14 @@ def timeline(state: GameState) -> list[dict[str, Any]]:
     did what at night, then what happened (shown when the game ends). A choice that an event already tells
     (a check with its result) is not listed twice."""
     events = [{"day": e.day, "phase": e.phase, **e.as_dict()} for e in state.events if e.type != "game_over"]
-    told = {(e["day"], e["seat"], e["target"]) for e in events if e["type"] == "check" and e["phase"] == "night"}
-    choices = [c for c in state.choices if not (c["act"] == "check" and (c["day"], c["seat"], c["target"]) in told)]
+    told = {(e["day"], e["seat"], e["target"]): e for e in events if e["type"] == "check" and e["phase"] == "night"}
+    choices = []
+    for choice in state.choices:
+        check = told.get((choice["day"], choice["seat"], choice["target"])) if choice["act"] == "check" else None
+        if check is None:
+            choices.append(choice)
+        elif choice.get("note"):
+            check["note"] = True  # the check's line says a note was left with it
     night_first = state.rules != "uk"
 
     def half(item: dict[str, Any]) -> tuple[int, int]:

@@ -140,3 +140,12 @@ def test_a_game_with_a_third_foul_after_a_nomination_exports_and_replays() -> No
     result = run(scenario)
     assert result.error is None and result.state is not None
     assert comparable(result.state) == comparable(state)
+
+
+def test_a_check_with_a_note_says_so_once() -> None:
+    state = uk_game()
+    speak_to_the_vote(state, {})
+    apply(state, NightAct(5, "check", 1, note=True))
+    apply(state, Deadline(state.step))
+    checks = [item for item in timeline(state) if item.get("act") == "check" or item["type"] == "check"]
+    assert len(checks) == 1 and checks[0]["note"] is True

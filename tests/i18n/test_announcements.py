@@ -171,3 +171,19 @@ def test_the_moderators_night_card() -> None:
     apply(state, Deadline(state.step))
     moderator.moderator_night(StubView(Page(translator("en")), view(state, MODERATOR)), d)  # type: ignore[arg-type]
     assert d.nodes == []  # by day: nothing
+
+
+def test_the_timeline_tells_a_check_and_its_note_in_one_line() -> None:
+    state = new_game("uk", 12, 1, {}, UK12)
+    for speaker in range(1, 13):
+        apply(state, EndSpeech(speaker))
+    apply(state, NightAct(5, "check", 1, note=True))
+    apply(state, Deadline(state.step))
+    for _ in range(4):
+        apply(state, Foul(5, 1))
+    while state.phase is not Phase.ENDED:
+        apply(state, SendOff([s for s in state.living() if s in (1, 2, 3, 4)][0]))
+    d = Draft()
+    outcome.show(d, translator("en"), view(state, MODERATOR), name_of)
+    lines = [line for line in labels(d) if "checked 1. Olena" in line]
+    assert lines == ["5. P5 checked 1. Olena: black. A note was left with it."]

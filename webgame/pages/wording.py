@@ -281,6 +281,9 @@ def timeline_text(_: Translator, rules: str, item: Mapping[str, Any], name_of: N
         if item.get("note"):
             text += " " + _("A note was left with it.")
         return text
+    if item.get("type") == "check" and item.get("note"):
+        told = event_text(_, rules, item, name_of, 0, "night")
+        return told + " " + _("A note was left with it.") if told else None
     if item.get("type") == "death" and not item.get("sent_off"):
         cause = str(item.get("cause", ""))
         template = DEATH_CAUSES.get(cause)
