@@ -41,7 +41,7 @@ T = TypeVar("T")
 
 # One line per element drawn inside the viewport. Runs in the page; returns {lines, me, open}.
 SIGNATURE_JS = r"""
-async (seat) => {
+async ([seat, whole]) => {
   const ae = document.activeElement;
   if (ae && ae !== document.body && ae.blur) ae.blur();  // the finger has left the screen
   window.scrollTo(0, 0);
@@ -75,7 +75,7 @@ async (seat) => {
       if (el.tagName === "SCRIPT" || el.tagName === "STYLE" || el.tagName === "TEMPLATE") continue;
       const r = el.getBoundingClientRect();
       if (r.width < 0.5 || r.height < 0.5) continue;
-      if (r.bottom <= 0 || r.top >= vh || r.right <= 0 || r.left >= vw) continue;
+      if (!whole && (r.bottom <= 0 || r.top >= vh || r.right <= 0 || r.left >= vw)) continue;
       const s = getComputedStyle(el);
       if (s.visibility === "hidden" || s.display === "none" || Number(s.opacity) === 0) continue;
       const testid = el.getAttribute("data-testid") || "";
@@ -151,10 +151,11 @@ class Glance:
         return "\n".join(lines[:limit]) + more
 
 
-def signature(phone: Phone) -> Glance:
-    """What the phone shows inside its viewport now, normalised (see the module's docstring)."""
+def signature(phone: Phone, whole: bool = False) -> Glance:
+    """What the phone shows inside its viewport now, normalised (see the module's docstring); ``whole``: the
+    whole page (what scrolling down would show too)."""
     phone.page.mouse.move(0, 0)  # no hover left by the last tap
-    found = phone.page.evaluate(SIGNATURE_JS, phone.seat)
+    found = phone.page.evaluate(SIGNATURE_JS, [phone.seat, whole])
     return Glance(phone, [str(line) for line in found["lines"]], [str(me) for me in found["me"]], bool(found["open"]))
 
 
@@ -168,8 +169,9 @@ def wait_revealed(phone: Phone, timeout: float = WAIT) -> None:
 
 
 def same_glances(phones: Iterable[Phone], moment: str, wait: float = WAIT, settle: float = 6.0) -> list[Glance]:
-    """Every phone's covered screen (waiting until each one has covered itself) must give the same signature;
-    the phones' own tiles are each one tile (the one of its seat). Returns the glances.
+    """Every phone's covered screen (waiting until each one has covered itself) must give the same signature,
+    in its first screen and in the whole page; the phones' own tiles are each one tile (the one of its seat).
+    Returns the glances of the first screens.
 
     The phones are read one after the other, and a room's change reaches them one after the other too: when
     they differ, all are read again, for up to ``settle`` seconds (a difference that lasts is a leak; one
@@ -181,15 +183,22 @@ def same_glances(phones: Iterable[Phone], moment: str, wait: float = WAIT, settl
     deadline = time.monotonic() + settle
     while True:
         glances = [signature(phone) for phone in phones]
+        wholes = [signature(phone, whole=True) for phone in phones]  # and what scrolling down would show
         first = glances[0]
         assert first.lines, f"{moment}: {first.phone} shows nothing"
         for glance in glances:
             assert not glance.revealed, f"{moment}: {glance.phone} was revealed while read"
         other = next((glance for glance in glances[1:] if glance != first), None)
-        if other is None:
+        further = next((whole for whole in wholes[1:] if whole != wholes[0]), None)
+        if other is None and further is None:
             break
         if time.monotonic() > deadline:
-            raise AssertionError(f"{moment}: a glance tells {first.phone} from {other.phone}:\n{first.diff(other)}")
+            if other is not None:
+                raise AssertionError(f"{moment}: a glance tells {first.phone} from {other.phone}:\n"
+                                     f"{first.diff(other)}")
+            assert further is not None
+            raise AssertionError(f"{moment}: the first screens are alike, but scrolling down tells {wholes[0].phone}"
+                                 f" from {further.phone}:\n{wholes[0].diff(further)}")
         phones[0].page.wait_for_timeout(500)  # the phones' screens are still being drawn: read them again
     for glance in glances:
         seat = glance.phone.seat

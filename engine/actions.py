@@ -86,11 +86,27 @@ class KamikazePick:
 
 @dataclass(frozen=True, slots=True)
 class Foul:
-    """Given by the moderator (uk), in 0.5 or 1 steps."""
+    """Given by the moderator (uk), in 0.5 or 1 steps; 2 at once at night, for gestures or sounds."""
 
     kind: ClassVar[str] = "foul"
     seat: int
     amount: float
+
+
+@dataclass(frozen=True, slots=True)
+class WithdrawFoul:
+    """The moderator takes back the last foul he gave this player (club judges do)."""
+
+    kind: ClassVar[str] = "withdraw_foul"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SendOff:
+    """The moderator sends a player from the table: he leaves silently, as at 4 fouls (uk)."""
+
+    kind: ClassVar[str] = "send_off"
+    seat: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,11 +117,16 @@ class Deadline:
     step: int
 
 
-Action = NightAct | Vote | Ready | Nominate | EndSpeech | EliminateAll | KamikazePick | Foul | Deadline
+Action = (NightAct | Vote | Ready | Nominate | EndSpeech | EliminateAll | KamikazePick | Foul | WithdrawFoul | SendOff
+          | Deadline)
+
+MODERATOR_ACTIONS = (Foul, WithdrawFoul, SendOff)
+"""What only the moderator does (uk): a room accepts these from him alone, the engine at any phase."""
 
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls
-    for cls in (NightAct, Vote, Ready, Nominate, EndSpeech, EliminateAll, KamikazePick, Foul, Deadline)
+    for cls in (NightAct, Vote, Ready, Nominate, EndSpeech, EliminateAll, KamikazePick, Foul, WithdrawFoul, SendOff,
+                Deadline)
 }
 
 

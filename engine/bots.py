@@ -70,7 +70,7 @@ class Policy:
             target = self.pick_night_target(state, seat, act, targets)
             if target is not None:
                 acts.append(NightAct(seat, act, target, note=act == Act.CHECK and self.rng.random() < 0.2
-                                     and state.rules == "uk" and not state.note_used))
+                                     and state.rules == "uk" and seat not in state.notes_used))
         return acts
 
     def pick_night_target(self, state: GameState, seat: int, act: Act, targets: list[int]) -> int | None:

@@ -24,11 +24,14 @@ def mafia_team(state: GameState, living_only: bool = True) -> frozenset[int]:
 
 
 def acting_don(state: GameState) -> int | None:
-    """The seat that chooses the mafia's kill tonight, or None when nobody may."""
+    """The seat that chooses the mafia's kill tonight, or None when nobody may.
+
+    ``acting_don`` "none" stops the kill only once a dealt don is dead: a small uz table dealt no don
+    (4-6 players) has its plain mafia kill from night 1 (RULES.md, decided after the first games)."""
     dons = state.living_with(Role.DON)
     if dons:
         return dons[0]
-    if state.options.get("acting_don") == "none":
+    if state.options.get("acting_don") == "none" and Role.DON in state.dealt:
         return None
     mafia = state.living_with(Role.MAFIA)
     return mafia[0] if mafia else None
@@ -54,12 +57,12 @@ def check_target(state: GameState, seat: int, target: int | None, allow_self: bo
     return target
 
 
-def kill(state: GameState, seat: int, cause: str) -> None:
+def kill(state: GameState, seat: int, cause: str, **more: object) -> None:
     """A death, announced to everyone (with the role where the rule set reveals it)."""
     if not state.alive[seat - 1]:
         return
     state.alive[seat - 1] = False
-    params: dict[str, object] = {"seat": seat, "cause": cause}
+    params: dict[str, object] = {"seat": seat, "cause": cause, **more}
     if state.options.get("reveal_roles_on_death"):
         params["role"] = str(state.role(seat))
     state.emit("death", PUBLIC, **params)

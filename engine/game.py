@@ -11,7 +11,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 
 from engine import night, uk_day, uz_day
-from engine.actions import Action, Deadline, Foul, KamikazePick, NightAct
+from engine.actions import MODERATOR_ACTIONS, Action, Deadline, KamikazePick, NightAct
 from engine.common import end_game, set_phase
 from engine.dealing import deal
 from engine.errors import GameOver, RuleError, StaleAction
@@ -54,7 +54,7 @@ def new_game(rules: str, players: int, seed: int, options: Mapping[str, object] 
     state.phase = rs.first_phase
     if rules == "uk":
         uk_day.start_day(state, [])
-    state.step = 1
+    state.step = state.opening_step = 1
     return state
 
 
@@ -72,16 +72,19 @@ def apply(state: GameState, action: Action) -> list[Event]:
         rs.validate_night(state, action)
         night.record(state, action, rs.night_slots(state, action.seat), lambda s: _end_night(s, rs))
         day_over = False
-    elif state.phase is Phase.NIGHT and not isinstance(action, Foul):
+    elif rs.name == "uz" and isinstance(action, MODERATOR_ACTIONS):
+        raise RuleError(N_("There are no fouls in this rule set."))
+    elif state.phase is Phase.NIGHT and not isinstance(action, MODERATOR_ACTIONS):
         raise RuleError(N_("It is night: only night actions now."))
     elif rs.name == "uz":
-        if isinstance(action, Foul):
-            raise RuleError(N_("There are no fouls in this rule set."))
         day_over = uz_day.apply(state, action)
     else:
         day_over = uk_day.apply(state, action)
     state.log.append(action)
     _settle(state, rs, day_over, first_event)
+    if state.phase is Phase.NIGHT and isinstance(action, MODERATOR_ACTIONS) and state.night_done >= set(
+            state.living()):
+        _end_night(state, rs)  # the one who left was the last still choosing
     return state.events[first_event:]
 
 

@@ -148,7 +148,7 @@ def _dated(event: Event, secret: bool) -> dict[str, Any]:
     data = {"day": event.day, "phase": event.phase, **event.as_dict()}
     if event.audience is not None:
         data["private"] = True  # told to some seats only: a phone shows it behind its owner's reveal
-    if secret and event.phase == "night":
+    if secret and event.phase == "night" and event.params.get("cause") != "fouls":  # the moderator's is seen
         for key in SECRET_PARAMS.get(event.type, ()):
             data.pop(key, None)
     return data

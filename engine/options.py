@@ -124,6 +124,11 @@ UK_OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("three_fouls_penalty_vote", True, N_("Penalty vote at three fouls"),
                N_("At three fouls a player also gets one vote against him in the next vote in which he is "
                   "a nominee.")),
+    OptionSpec("double_foul_by_day", False, N_("Two fouls at once by day"),
+               N_("Off: the moderator gives 2 fouls at once only at night, for gestures or sounds.")),
+    OptionSpec("withdrawn_foul_restores", True, N_("A withdrawn foul gives back its cost"),
+               N_("On: when a withdrawn foul takes a player below 3, a speech still to be lost and a penalty vote "
+                  "not yet counted are given back.")),
     OptionSpec("reveal_roles_on_death", False, N_("Reveal roles on death"),
                N_("Off, club style: roles are shown only when the game ends.")),
     OptionSpec("lone_courtesan_kills", True, N_("A lone courtesan shoots"),

@@ -6,6 +6,7 @@ validated, so a rejected action leaves it exactly as it was.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -41,7 +42,7 @@ class Event:
     phase: str
 
     def as_dict(self) -> dict[str, Any]:
-        return {"type": self.type, **self.params}
+        return {"type": self.type, **copy.deepcopy(self.params)}  # a reader's changes never reach the event
 
 
 @dataclass(slots=True)
@@ -62,8 +63,8 @@ class GameState:
     # night
     night_acts: dict[int, list[NightAct]] = field(default_factory=dict)
     night_done: set[int] = field(default_factory=set)
-    self_heals: int = 0
-    note_used: bool = False
+    self_heals: dict[int, int] = field(default_factory=dict)  # doctor's seat -> times he picked himself
+    notes_used: set[int] = field(default_factory=set)  # uk: commissars who have left their one note
     choices: list[dict[str, Any]] = field(default_factory=list)  # every night's real choices, for the timeline
     picks: dict[tuple[int, str], list[int]] = field(default_factory=dict)  # (seat, act) -> target per night (0 = none)
     # day
@@ -80,6 +81,9 @@ class GameState:
     yes_votes: dict[int, bool] = field(default_factory=dict)
     # fouls (uk)
     fouls: dict[int, float] = field(default_factory=dict)
+    foul_amounts: dict[int, list[float]] = field(default_factory=dict)  # each seat's fouls in order (withdrawals)
+    silenced: set[int] = field(default_factory=set)  # uk: who lost today's speech to fouls
+    opening_step: int = -1  # uk: the step at which the day's first speech began (see uk_day.speech_opening)
     loses_speech: set[int] = field(default_factory=set)
     penalty_vote: set[int] = field(default_factory=set)
     speech_offset: int = 0  # uk: where today's speeches start
@@ -110,6 +114,8 @@ class GameState:
         return [i + 1 for i, r in enumerate(self.roles) if r is role and alive[i]]
 
     def emit(self, type_: str, audience: frozenset[int] | None, **params: Any) -> Event:
-        event = Event(type_, params, audience, self.day, str(self.phase))
+        """Record an event. Its parameters are copied: a list passed in (the tied players, the candidates)
+        is often the live state's own, and a past announcement must never change with it."""
+        event = Event(type_, copy.deepcopy(params), audience, self.day, str(self.phase))
         self.events.append(event)
         return event

@@ -3,11 +3,15 @@ eliminate-all vote; and the moderator's fouls."""
 
 from __future__ import annotations
 
-from engine.actions import Action, EliminateAll, EndSpeech, Foul, Nominate, Vote
+from engine.actions import Act, Action, EliminateAll, EndSpeech, Foul, Nominate, SendOff, Vote, WithdrawFoul
 from engine.common import check_seat, check_target, kill, set_phase
 from engine.errors import IllegalTarget, NotYourTurn
 from engine.i18n import N_
+from engine.night import free_slots
 from engine.state import PUBLIC, GameState, Phase
+from engine.uk_night import slots as night_slots
+
+LOST_SPEECH = N_("Player {seat} lost this speech to fouls, so cannot nominate today.")
 
 
 def start_day(state: GameState, night_dead: list[int]) -> None:
@@ -15,6 +19,7 @@ def start_day(state: GameState, night_dead: list[int]) -> None:
     state.candidates = []
     state.votes = {}
     state.vote_round = 0
+    state.silenced = set()
     if night_dead:
         _last_words(state, night_dead, Phase.SPEECHES)
     else:
@@ -32,18 +37,32 @@ def _start_speeches(state: GameState) -> None:
     n = state.n
     start = (state.day - 1) % n
     order = [(start + i) % n + 1 for i in range(n)]
+    set_phase(state, Phase.SPEECHES)  # first: a speech lost now is announced as part of this day
     queue = []
     for seat in order:
         if not state.is_alive(seat):
             continue
         if seat in state.loses_speech:
-            state.loses_speech.discard(seat)
-            state.emit("speech_lost", PUBLIC, seat=seat)
+            _lose_speech(state, seat)
             continue
         queue.append(seat)
     state.queue = queue
-    set_phase(state, Phase.SPEECHES)
     _next_speaker(state)
+    state.opening_step = state.step
+
+
+def _lose_speech(state: GameState, seat: int) -> None:
+    state.loses_speech.discard(seat)
+    state.silenced.add(seat)
+    state.emit("speech_lost", PUBLIC, seat=seat)
+
+
+def speech_opening(state: GameState) -> bool:
+    """The day's first speech has not begun yet: its speaker has neither nominated nor ended it, and its time
+    has not run out. A foul now is a foul before the day (RULES.md: 3 fouls cost the next speech, even the
+    day's first)."""
+    return (state.phase is Phase.SPEECHES and state.step == state.opening_step and state.speaker != 0
+            and not any(by == state.speaker for by, _ in state.nominations))
 
 
 def _next_speaker(state: GameState) -> bool:
@@ -81,9 +100,9 @@ def _after_speeches(state: GameState) -> bool:
         rule = state.options["single_nominee"]
         spared = rule == "never_eliminated" or (rule == "eliminated_except_day_one" and state.day == 1)
         if spared:
-            state.emit("vote_result", PUBLIC, votes={}, eliminated=None)
+            state.emit("vote_result", PUBLIC, votes={}, eliminated=None, single=nominees[0])
             return True
-        state.emit("vote_result", PUBLIC, votes={}, eliminated=nominees[0])
+        state.emit("vote_result", PUBLIC, votes={}, eliminated=nominees[0], single=nominees[0])
         return _eliminate(state, nominees)
     state.candidates = nominees
     state.queue = list(nominees)
@@ -101,6 +120,8 @@ def _eliminate(state: GameState, seats: list[int]) -> bool:
 def apply(state: GameState, action: Action) -> bool:
     """Apply a day action; True when the day is over and the night begins."""
     if isinstance(action, Nominate):
+        if action.seat in state.silenced:
+            raise NotYourTurn(LOST_SPEECH, seat=action.seat)
         if state.phase is not Phase.SPEECHES or action.seat != state.speaker:
             raise NotYourTurn(N_("You can only nominate during your own speech."))
         check_seat(state, action.seat)
@@ -137,6 +158,11 @@ def apply(state: GameState, action: Action) -> bool:
         return False
     if isinstance(action, Foul):
         return foul(state, action)
+    if isinstance(action, WithdrawFoul):
+        return withdraw_foul(state, action)
+    if isinstance(action, SendOff):
+        _check_fouled(state, action.seat)
+        return _remove(state, action.seat, sent_off=True)
     raise NotYourTurn(N_("That is not possible during the day."))
 
 
@@ -175,7 +201,8 @@ def _close_vote(state: GameState) -> bool:
     for target in state.votes.values():
         if target is not None and target in tally:
             tally[target] += 1
-    penalties = sorted(c for c in state.candidates if c in state.penalty_vote)
+    # The penalty vote counts in the first round in which he is a nominee, never in a re-vote.
+    penalties = sorted(c for c in state.candidates if c in state.penalty_vote) if state.vote_round == 1 else []
     for seat in penalties:
         tally[seat] += 1
         state.penalty_vote.discard(seat)
@@ -213,30 +240,68 @@ def _close_eliminate_all(state: GameState) -> bool:
 
 
 def foul(state: GameState, action: Foul) -> bool:
-    if action.amount not in (0.5, 1):
+    if action.amount not in (0.5, 1, 2):
         raise IllegalTarget(N_("A foul is 0.5 or 1."))
-    check_seat(state, action.seat)
+    if action.amount == 2 and state.phase is not Phase.NIGHT and not state.options["double_foul_by_day"]:
+        raise IllegalTarget(N_("Two fouls at once are given only at night, for gestures or sounds."))
+    _check_fouled(state, action.seat)
     before = state.fouls.get(action.seat, 0.0)
     after = before + float(action.amount)
     state.fouls[action.seat] = after
-    state.emit("foul", PUBLIC, seat=action.seat, amount=action.amount, total=after)
+    state.foul_amounts.setdefault(action.seat, []).append(float(action.amount))
+    state.emit("foul", PUBLIC, seat=action.seat, amount=float(action.amount), total=after)
+    day_over = False
     if before < 3 <= after:
+        if state.options["three_fouls_penalty_vote"]:
+            state.penalty_vote.add(action.seat)
         if state.phase is Phase.SPEECHES and action.seat in state.queue:
             # His speech today is still to come: that is the next speech he loses.
             state.queue.remove(action.seat)
-            state.emit("speech_lost", PUBLIC, seat=action.seat)
+            _lose_speech(state, action.seat)
+        elif action.seat == state.speaker and speech_opening(state):
+            _lose_speech(state, action.seat)  # the day's first speech, not begun: it is his next one
+            if after < 4:
+                day_over = _next_speaker(state)
         else:
             state.loses_speech.add(action.seat)
-        if state.options["three_fouls_penalty_vote"]:
-            state.penalty_vote.add(action.seat)
     if before < 4 <= after:
         return _remove(state, action.seat)
+    return day_over
+
+
+def _check_fouled(state: GameState, seat: int) -> None:
+    """Fouls, their withdrawal and a send-off concern a living player (the dead are out of the game)."""
+    if not 1 <= seat <= state.n:
+        raise IllegalTarget(N_("There is no seat {seat}."), seat=seat)
+    if not state.alive[seat - 1]:
+        raise IllegalTarget(N_("Player {seat} is dead: the dead get no fouls."), seat=seat)
+
+
+def withdraw_foul(state: GameState, action: WithdrawFoul) -> bool:
+    """Take back the last foul given to this player. What his fouls had not yet cost him (a speech to come, a
+    penalty vote not yet counted) is given back when he drops below 3; what is done stays done."""
+    _check_fouled(state, action.seat)
+    given = state.foul_amounts.get(action.seat) or []
+    if not given:
+        raise IllegalTarget(N_("Player {seat} has no foul to withdraw."), seat=action.seat)
+    amount = given.pop()
+    before = state.fouls.get(action.seat, 0.0)
+    after = before - amount
+    state.fouls[action.seat] = after
+    if not given:
+        del state.foul_amounts[action.seat]
+    if after < 3 <= before and state.options["withdrawn_foul_restores"]:
+        state.loses_speech.discard(action.seat)
+        state.penalty_vote.discard(action.seat)
+    state.emit("foul_withdrawn", PUBLIC, seat=action.seat, amount=amount, total=after)
     return False
 
 
-def _remove(state: GameState, seat: int) -> bool:
-    """Four fouls: out at once, with no last words."""
-    kill(state, seat, "fouls")
+def _remove(state: GameState, seat: int, sent_off: bool = False) -> bool:
+    """Four fouls, or sent from the table: out at once, with no last words."""
+    at_night = state.phase is Phase.NIGHT
+    acting_before = {s for s in state.living() if Act.KILL in _night_powers(state, s)} if at_night else set()
+    kill(state, seat, "fouls", **({"sent_off": True} if sent_off else {}))
     state.loses_speech.discard(seat)
     state.penalty_vote.discard(seat)
     if seat in state.queue:
@@ -246,9 +311,12 @@ def _remove(state: GameState, seat: int) -> bool:
     if seat in state.candidates:
         state.candidates.remove(seat)
         state.votes = {v: t for v, t in state.votes.items() if t != seat}
-    if state.phase is Phase.NIGHT:  # he has left the table: his choices tonight go with him
+    if at_night:  # he has left the table: his choices tonight go with him
         state.night_done.discard(seat)
         state.night_acts.pop(seat, None)
+        for heir in state.living():  # powers pass at once: the next acting don, a lone courtesan, kill tonight
+            if heir not in acting_before and Act.KILL in _night_powers(state, heir):
+                state.night_done.discard(heir)
         return False
     if state.speaker == seat and state.phase is not Phase.LAST_WORDS:
         return _next_speaker(state)
@@ -257,3 +325,7 @@ def _remove(state: GameState, seat: int) -> bool:
     if state.phase is Phase.ELIMINATE_ALL and len(state.yes_votes) == state.alive.count(True):
         return _close_eliminate_all(state)
     return False
+
+
+def _night_powers(state: GameState, seat: int) -> set[str]:
+    return {str(act) for slot in free_slots(state, seat, night_slots(state, seat)) for act in slot}

@@ -64,59 +64,64 @@ def validate(state: GameState, action: NightAct) -> None:
         validate_harmless(state, action)
     elif act in (Act.KILL, Act.CHECK):
         check_target(state, seat, action.target, allow_self=False)
-        if action.note and state.note_used:
+        if action.note and seat in state.notes_used:
             raise IllegalTarget(N_("You have already left your one note."))
     else:  # heal, freeze: anyone living, oneself included
         check_target(state, seat, action.target, allow_self=True)
         _check_repeat(state, action)
 
 
-def resolve(state: GameState) -> None:
-    courtesans = state.living_with(Role.COURTESAN)
-    freeze = chosen(state, courtesans[0], Act.FREEZE) if courtesans else None
-    frozen = freeze.target if freeze else None
-    doctors = state.living_with(Role.DOCTOR)
-    heal = chosen(state, doctors[0], Act.HEAL) if doctors else None
-    healed = None
-    if heal is not None and heal.seat != frozen:
-        healed = heal.target
-    if frozen is not None and frozen == healed:
-        frozen = None
-    if frozen is not None and state.role(frozen) in (Role.COMMISSAR, Role.DOCTOR, Role.MANIAC):
-        state.emit("frozen", frozenset({frozen}), seat=frozen)
+def _in_seat_order(state: GameState, role: Role, act: Act) -> list[NightAct]:
+    """Every living ``role``'s choice of ``act`` tonight, lowest seat first (a scenario may seat two)."""
+    found = (chosen(state, seat, act) for seat in state.living_with(role))
+    return [action for action in found if action is not None and action.target is not None]
 
-    commissars = state.living_with(Role.COMMISSAR)
-    check = chosen(state, commissars[0], Act.CHECK) if commissars else None
-    note: tuple[int, int, str] | None = None
-    if check is not None and check.target is not None and check.seat != frozen:
+
+def resolve(state: GameState) -> None:
+    freezes = _in_seat_order(state, Role.COURTESAN, Act.FREEZE)
+    chosen_frozen = {f.target for f in freezes}
+    heals = _in_seat_order(state, Role.DOCTOR, Act.HEAL)
+    healed: set[int] = set()
+    failed_heals: set[int] = set()
+    for heal in heals:  # in seat order: a doctor healed by a lower seat is no longer frozen
+        assert heal.target is not None
+        if heal.seat in chosen_frozen and heal.seat not in healed:
+            failed_heals.add(heal.seat)
+        else:
+            healed.add(heal.target)
+    frozen = {t for t in chosen_frozen if t is not None and t not in healed}
+    for seat in sorted(frozen):
+        if state.role(seat) in (Role.COMMISSAR, Role.DOCTOR, Role.MANIAC):
+            state.emit("frozen", frozenset({seat}), seat=seat)
+
+    notes: list[tuple[int, int, str]] = []
+    for check in _in_seat_order(state, Role.COMMISSAR, Act.CHECK):
+        if check.seat in frozen or check.target is None:
+            continue
         result = "black" if in_mafia_team(state, check.target) else "red"
         state.emit("check", frozenset({check.seat}), seat=check.seat, target=check.target, result=result)
         if check.note:
-            state.note_used = True
-            note = (check.seat, check.target, result)
+            state.notes_used.add(check.seat)
+            notes.append((check.seat, check.target, result))
 
     attacks: list[tuple[int, str]] = []
     mafia_kill = chosen(state, acting_don(state), Act.KILL)
     if mafia_kill is not None and mafia_kill.target is not None:
         attacks.append((mafia_kill.target, "mafia"))
-    maniacs = state.living_with(Role.MANIAC)
-    maniac_kill = chosen(state, maniacs[0], Act.KILL) if maniacs else None
-    if maniac_kill is not None and maniac_kill.target is not None and maniac_kill.seat != frozen:
-        attacks.append((maniac_kill.target, "maniac"))
-    lone_kill = chosen(state, courtesans[0], Act.KILL) if courtesans else None
-    if lone_kill is not None and lone_kill.target is not None:
-        attacks.append((lone_kill.target, "courtesan"))
+    attacks += [(k.target, "maniac") for k in _in_seat_order(state, Role.MANIAC, Act.KILL)
+                if k.target is not None and k.seat not in frozen]
+    attacks += [(k.target, "courtesan") for k in _in_seat_order(state, Role.COURTESAN, Act.KILL)
+                if k.target is not None]
     for target in sorted({t for t, _ in attacks}):
-        if target != healed:
+        if target not in healed:
             kill(state, target, next(c for t, c in attacks if t == target))
 
-    if note is not None and not state.is_alive(note[0]):
-        state.emit("note", PUBLIC, seat=note[0], target=note[1], result=note[2])
+    for seat, target, result in notes:
+        if not state.is_alive(seat):
+            state.emit("note", PUBLIC, seat=seat, target=target, result=result)
 
     ineffective: set[int] = set()
     if not state.options["repeat_counts_without_effect"]:
-        if heal is not None and healed is None:
-            ineffective.add(heal.seat)
-        if freeze is not None and frozen is None:
-            ineffective.add(freeze.seat)
+        ineffective |= failed_heals
+        ineffective |= {f.seat for f in freezes if f.target not in frozen}
     remember_picks(state, (Act.HEAL, Act.FREEZE), frozenset(ineffective))

@@ -43,7 +43,7 @@ def apply(state: GameState, action: Action) -> bool:
             raise NotYourTurn(N_("Only the voted-out kamikaze picks now."))
         if action.target is not None:
             if action.target not in state.voters_against or not state.is_alive(action.target):
-                raise IllegalTarget(N_("The kamikaze can only pick a living player who voted against him."))
+                raise IllegalTarget(N_("The kamikaze can only pick a living player who voted for this elimination."))
             kill(state, action.target, "kamikaze")
             promote_sergeant(state)
         return True

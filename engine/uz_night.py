@@ -36,7 +36,7 @@ def targets(state: GameState, seat: int, act: Act) -> list[int]:
     if act == Act.SHOOT and state.day == 1:
         return []
     if act == Act.HEAL:
-        allow_self = state.self_heals < int(state.options["doctor_self_heals"])
+        allow_self = state.self_heals.get(seat, 0) < int(state.options["doctor_self_heals"])
         return living_targets(state, seat, allow_self)
     return living_targets(state, seat, act in (Act.BLOCK, Act.COVER, Act.VISIT, Act.SUGGEST))
 
@@ -57,7 +57,7 @@ def validate(state: GameState, action: NightAct) -> None:
         check_target(state, seat, action.target, allow_self=False)
     elif act == Act.HEAL:
         check_target(state, seat, action.target, allow_self=True)
-        if action.target == seat and state.self_heals >= int(state.options["doctor_self_heals"]):
+        if action.target == seat and state.self_heals.get(seat, 0) >= int(state.options["doctor_self_heals"]):
             raise IllegalTarget(N_("You have already healed yourself as often as the rules allow."))
     else:  # block, cover, visit: anyone living, oneself included
         check_target(state, seat, action.target, allow_self=True)
@@ -65,9 +65,9 @@ def validate(state: GameState, action: NightAct) -> None:
         raise IllegalTarget(N_("Only the commissar's check can carry a note."))
 
 
-def _check_result(state: GameState, target: int, covered: int | None) -> str:
+def _check_result(state: GameState, target: int, covered: set[int | None]) -> str:
     role = state.role(target)
-    if target == covered:
+    if target in covered:
         return "peaceful"
     if role is Role.DON:
         return str(state.options["don_check_result"])
@@ -76,54 +76,49 @@ def _check_result(state: GameState, target: int, covered: int | None) -> str:
     return "mafia" if in_mafia_team(state, target) else "peaceful"
 
 
+def _in_seat_order(state: GameState, role: Role, act: Act) -> list[NightAct]:
+    """Every living ``role``'s choice of ``act`` tonight, lowest seat first (a scenario may seat two)."""
+    found = (chosen(state, seat, act) for seat in state.living_with(role))
+    return [action for action in found if action is not None and action.target is not None]
+
+
 def resolve(state: GameState) -> None:
     opts = state.options
     don = acting_don(state)
-    lover = state.living_with(Role.LOVER)
-    block = chosen(state, lover[0], Act.BLOCK) if lover else None
     blocked: set[int] = set()
-    if block is not None and block.target is not None:
+    for block in _in_seat_order(state, Role.LOVER, Act.BLOCK):  # a lover blocked by a lower seat blocks nobody
+        assert block.target is not None
         immune = state.role(block.target) is Role.COMMISSAR and not opts["lover_blocks_commissar"]
-        if not immune and block.target != block.seat:
+        if block.seat not in blocked and not immune and block.target != block.seat:
             blocked.add(block.target)
 
-    def act_of(role: Role, act: Act) -> NightAct | None:
-        for seat in state.living_with(role):
-            action = chosen(state, seat, act)
-            if action is not None and seat not in blocked:
-                return action
-        return None
+    def acts_of(role: Role, act: Act) -> list[NightAct]:
+        return [a for a in _in_seat_order(state, role, act) if a.seat not in blocked]
 
-    cover = act_of(Role.LAWYER, Act.COVER)
-    covered = cover.target if cover else None
+    covered = {cover.target for cover in acts_of(Role.LAWYER, Act.COVER)}
 
-    commissars = state.living_with(Role.COMMISSAR)
-    check = chosen(state, commissars[0], Act.CHECK) if commissars else None
-    shot = chosen(state, commissars[0], Act.SHOOT) if commissars else None
-    if commissars and commissars[0] in blocked:
-        check = shot = None
-    if check is not None and check.target is not None:
+    for check in acts_of(Role.COMMISSAR, Act.CHECK):
+        assert check.target is not None
         result = _check_result(state, check.target, covered)
         state.emit("check", commissar_team(state), seat=check.seat, target=check.target, result=result)
+    shots = acts_of(Role.COMMISSAR, Act.SHOOT)
 
-    doctors = state.living_with(Role.DOCTOR)
-    heal_choice = chosen(state, doctors[0], Act.HEAL) if doctors else None
-    if heal_choice is not None and heal_choice.target == heal_choice.seat:
-        state.self_heals += 1
-    heal = heal_choice if heal_choice is not None and heal_choice.seat not in blocked else None
-    healed = heal.target if heal else None
+    healed: set[int] = set()
+    for heal in _in_seat_order(state, Role.DOCTOR, Act.HEAL):
+        if heal.target == heal.seat:  # the choice counts, blocked or not
+            state.self_heals[heal.seat] = state.self_heals.get(heal.seat, 0) + 1
+        if heal.seat not in blocked:
+            assert heal.target is not None
+            healed.add(heal.target)
 
     attacks: list[tuple[int, int, str]] = []  # (attacker, target, cause)
     mafia_kill = chosen(state, don, Act.KILL)
     kill_blocked = don in blocked or (opts["block_cancels_kill"] == "any_member" and bool(blocked & mafia_team(state)))
     if mafia_kill is not None and mafia_kill.target is not None and not kill_blocked:
         attacks.append((mafia_kill.seat, mafia_kill.target, "mafia"))
-    if shot is not None and shot.target is not None:
-        attacks.append((shot.seat, shot.target, "commissar"))
-    killer = act_of(Role.KILLER, Act.KILL)
-    if killer is not None and killer.target is not None:
-        attacks.append((killer.seat, killer.target, "killer"))
-    visit = act_of(Role.HOBO, Act.VISIT)  # chosen before the kills: a hobo killed tonight still sees
+    attacks += [(shot.seat, shot.target, "commissar") for shot in shots if shot.target is not None]
+    attacks += [(k.seat, k.target, "killer") for k in acts_of(Role.KILLER, Act.KILL) if k.target is not None]
+    visits = acts_of(Role.HOBO, Act.VISIT)  # chosen before the kills: a hobo killed tonight still sees
 
     turns: list[tuple[int, Role]] = []  # (seat, new role)
     revenge: list[int] = []
@@ -131,13 +126,13 @@ def resolve(state: GameState) -> None:
         causes = [c for _, t, c in attacks if t == target]
         role = state.role(target)
         if role is Role.WEREWOLF:
-            fate = _werewolf_fate(causes, target == healed, str(opts["werewolf_order"]))
+            fate = _werewolf_fate(causes, target in healed, str(opts["werewolf_order"]))
             if fate == "dies":
                 kill(state, target, "killer")
             elif isinstance(fate, Role):
                 turns.append((target, fate))
             continue
-        if target == healed:
+        if target in healed:
             continue
         kill(state, target, causes[0])
         if role is Role.KAMIKAZE:
@@ -151,7 +146,7 @@ def resolve(state: GameState) -> None:
     for attacker in sorted(set(revenge)):
         kill(state, attacker, "kamikaze")
 
-    if visit is not None and visit.target is not None:
+    for visit in visits:
         seen = sorted({a for a, t, _ in attacks if t == visit.target})
         if seen:
             state.emit("witness", frozenset({visit.seat}), seat=visit.seat, target=visit.target, attackers=seen)

@@ -6,11 +6,13 @@ nothing else: a role or a private result that the viewer may not know never ente
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from engine.actions import Act
 from engine.common import acting_don, in_mafia_team
 from engine.game import ruleset, step_seconds
+from engine.i18n import N_
 from engine.knowledge import Viewer, known_roles, visible_events
 from engine.night import chosen, free_slots
 from engine.roles import team_of
@@ -42,7 +44,15 @@ def public_view(state: GameState) -> dict[str, Any]:
         "kamikaze": {"seat": state.eliminated_by_vote, "voters": list(state.voters_against)}
         if state.phase is Phase.KAMIKAZE else None,
         "waiting": state.alive.count(True) - len(state.night_done) if state.phase is Phase.NIGHT else 0,
+        "penalties": _penalties(state),
     }
+
+
+def _penalties(state: GameState) -> list[int]:
+    """The nominees of this first voting round who get a penalty vote for 3 fouls (shown in the tally)."""
+    if state.phase is not Phase.VOTE or state.vote_round != 1:
+        return []
+    return sorted(c for c in state.candidates if c in state.penalty_vote)
 
 
 def view(state: GameState, viewer: Viewer, public: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -64,6 +74,7 @@ def view(state: GameState, viewer: Viewer, public: dict[str, Any] | None = None)
     result["actions"] = legal_actions(state, viewer)
     result["chat"] = chat_channels(state, viewer)
     result["team_night"] = _team_night(state, seat) if seat else None
+    result["moderator_night"] = moderator_night(state) if viewer.kind == "moderator" else None
     if state.phase is Phase.ENDED and "timeline" not in cache:
         cache["timeline"] = timeline(state)
     result["timeline"] = cache.get("timeline") if state.phase is Phase.ENDED else None
@@ -78,7 +89,7 @@ def _me(state: GameState, seat: int) -> dict[str, Any]:
         "alive": state.alive[seat - 1],
         "night_choices": mine if state.phase is Phase.NIGHT else [],
         "done": _done(state, seat),
-        "note_used": state.note_used if state.role(seat) == "commissar" and state.rules == "uk" else None,
+        "note_used": seat in state.notes_used if state.role(seat) == "commissar" and state.rules == "uk" else None,
     }
 
 
@@ -116,9 +127,7 @@ def legal_actions(state: GameState, viewer: Viewer) -> list[dict[str, Any]]:
     if phase is Phase.ENDED:
         return []
     if viewer.kind == "moderator":
-        if state.rules == "uk":
-            return [{"type": "foul", "targets": state.living(), "amounts": [0.5, 1]}]
-        return []
+        return _moderator_actions(state) if state.rules == "uk" else []
     seat = viewer.seat
     if viewer.kind != "seat" or not 1 <= seat <= state.n:
         return []
@@ -154,6 +163,22 @@ def legal_actions(state: GameState, viewer: Viewer) -> list[dict[str, Any]]:
     return []
 
 
+def _moderator_actions(state: GameState) -> list[dict[str, Any]]:
+    """uk: fouls (2 at once only at night), taking the last foul back, sending a player from the table."""
+    living = state.living()
+    double = state.phase is Phase.NIGHT or bool(state.options["double_foul_by_day"])
+    return [
+        {"type": "foul", "targets": living, "amounts": [0.5, 1, 2] if double else [0.5, 1],
+         "removes": {str(s): 4 - state.fouls.get(s, 0.0) for s in living}},  # the amount that removes him
+        {"type": "withdraw_foul", "targets": [s for s in living if state.foul_amounts.get(s)],
+         "last": {str(s): state.foul_amounts[s][-1] for s in living if state.foul_amounts.get(s)}},
+        {"type": "send_off", "targets": living},
+    ]
+
+
+SHOOT_NIGHT_ONE = N_("The commissar cannot shoot on the first night.")
+
+
 def _night_actions(state: GameState, seat: int) -> list[dict[str, Any]]:
     if seat in state.night_done:
         return []
@@ -164,7 +189,9 @@ def _night_actions(state: GameState, seat: int) -> list[dict[str, Any]]:
             targets = rs.night_targets(state, seat, act)
             entry: dict[str, Any] = {"type": "night_act", "act": str(act), "targets": targets}
             if act == Act.CHECK and state.rules == "uk":
-                entry["note"] = not state.note_used
+                entry["note"] = seat not in state.notes_used
+            if act == Act.SHOOT and state.rules == "uz" and state.day == 1:
+                entry["allowed"], entry["reason"] = False, SHOOT_NIGHT_ONE  # shown as not allowed, with why
             result.append(entry)
     result.append({"type": "night_act", "act": str(Act.PASS), "targets": []})
     return result
@@ -192,6 +219,49 @@ def chat_channels(state: GameState, viewer: Viewer) -> dict[str, list[str]]:
 
 
 def timeline(state: GameState) -> list[dict[str, Any]]:
-    """Night by night, who did what, then what happened (shown when the game ends)."""
+    """Half-day by half-day in the rule set's order (uz: night 1, day 1, ...; uk: day 1, night 1, ...), who
+    did what at night, then what happened (shown when the game ends). A choice that an event already tells
+    (a check with its result) is not listed twice."""
     events = [{"day": e.day, "phase": e.phase, **e.as_dict()} for e in state.events if e.type != "game_over"]
-    return sorted(state.choices + events, key=lambda item: (int(item["day"]), 0 if item["phase"] == "night" else 1))
+    told = {(e["day"], e["seat"], e["target"]): e for e in events if e["type"] == "check" and e["phase"] == "night"}
+    choices = []
+    for choice in state.choices:
+        check = told.get((choice["day"], choice["seat"], choice["target"])) if choice["act"] == "check" else None
+        if check is None:
+            choices.append(choice)
+        elif choice.get("note"):
+            check["note"] = True  # the check's line says a note was left with it
+    night_first = state.rules != "uk"
+
+    def half(item: dict[str, Any]) -> tuple[int, int]:
+        is_night = item["phase"] == "night"
+        return int(item["day"]), 0 if is_night == night_first else 1
+
+    return sorted(choices + events, key=half)
+
+
+def moderator_night(state: GameState) -> dict[str, Any] | None:
+    """What the moderator sees at night (he knows every role): who has not chosen yet, each choice as it comes,
+    and what the night would bring if it ended now."""
+    if state.phase is not Phase.NIGHT:
+        return None
+    cache = state.derived()
+    if "moderator_night" not in cache:
+        picks = [{"seat": seat, "role": str(state.role(seat)), "act": str(a.act), "target": a.target, "note": a.note}
+                 for seat in sorted(state.night_acts) for a in state.night_acts[seat] if a.act != Act.PASS]
+        waiting = [s for s in state.living() if s not in state.night_done]
+        cache["moderator_night"] = {"waiting": waiting, "picks": picks, "outcome": _outcome(state)}
+    result: dict[str, Any] = cache["moderator_night"]
+    return result
+
+
+def _outcome(state: GameState) -> list[dict[str, Any]]:
+    """The night's events if it were resolved now (on a copy: the game is untouched)."""
+    trial = copy.copy(state)
+    for name in ("roles", "alive", "picks", "notes_used", "self_heals"):  # what resolving changes
+        setattr(trial, name, copy.deepcopy(getattr(state, name)))
+    trial.events = list(state.events)  # events never change: the list is enough
+    trial.cache = {}
+    first = len(trial.events)
+    ruleset(trial).resolve_night(trial)
+    return [{"day": e.day, "phase": e.phase, **e.as_dict()} for e in trial.events[first:]]

@@ -28,7 +28,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from engine.actions import Action, Deadline, Foul
+from engine.actions import MODERATOR_ACTIONS, Action, Deadline
 from engine.errors import StaleAction
 from engine.knowledge import Viewer
 from engine.options import OptionValue
@@ -180,7 +180,10 @@ class Room:
         await self._host_in_lobby(token_hash, "settings", lambda: self.lobby.set_player_limits(low, high))
 
     async def set_moderated(self, token_hash: str | None, moderated: bool) -> None:
-        await self._host_in_lobby(token_hash, "structure", lambda: self.lobby.set_moderated(moderated))
+        # "seats" (the badge and the seat numbers), then "settings": not "structure", which would rebuild the
+        # host's inputs and lose the timers he is typing into them.
+        await self._host_in_lobby(token_hash, "seats", lambda: self.lobby.set_moderated(moderated))
+        self.notify("settings")
 
     async def move_seat(self, token_hash: str | None, seat_id: int, delta: int) -> None:
         await self._host_in_lobby(token_hash, "seats", lambda: self.lobby.move_seat(seat_id, delta))
@@ -226,7 +229,7 @@ class Room:
             self.game.require_running()
             if isinstance(action, Deadline):
                 raise Refusal(N_("Only the clock or the host ends a step."))
-            if isinstance(action, Foul):
+            if isinstance(action, MODERATOR_ACTIONS):  # fouls, taking one back, sending a player off
                 if not self.is_moderator(token_hash):
                     raise Refusal(N_("Only the moderator gives fouls."))
             else:

@@ -107,9 +107,9 @@ class Lobby:
         count = len(self.players())
         low, high = self.player_limits()
         if count < low:
-            return N_("Waiting for players: at least {count} are needed, {now} are here."), {"count": low, "now": count}
+            return N_("Waiting for players: {now} here, at least {count} needed."), {"count": low, "now": count}
         if count > high:
-            return N_("Too many players: at most {count} can play, {now} are here."), {"count": high, "now": count}
+            return N_("Too many players: {now} here, at most {count} can play."), {"count": high, "now": count}
         return None
 
     def require_host(self, token_hash: str | None) -> None:

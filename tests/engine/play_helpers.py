@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from engine.actions import Action, Deadline, Foul
+from engine.actions import Action, Deadline, Foul, SendOff, WithdrawFoul
 from engine.bots import Memory, Policy, next_actions
 from engine.errors import RuleError
 from engine.game import apply, new_game
@@ -22,8 +22,9 @@ def random_game(rules: str, players: int, seed: int, fouls: bool = False,
 
 def steps(state: GameState, rng: random.Random, fouls: bool = False,
           policy: type[Policy] = Policy, tolerant: bool = False) -> Iterator[Action]:
-    """Play to the end, yielding after every applied action. With ``fouls``, a moderator gives a
-    random foul at the very start of some days (the one moment a scenario file can place it)."""
+    """Play to the end, yielding after every applied action. With ``fouls`` (uk), a moderator gives a random
+    foul at the very start of some days, and now and then, at any moment of a day or a night, a foul (2 at
+    once at night), takes one back or sends a player from the table."""
     memory = Memory()
     bot = policy(rng, memory)
     was_night = state.phase is Phase.NIGHT
@@ -37,7 +38,15 @@ def steps(state: GameState, rng: random.Random, fouls: bool = False,
             foul = Foul(rng.choice(living), rng.choice([0.5, 1.0]))
             apply(state, foul)
             yield foul
+            if state.phase is Phase.ENDED:
+                break
         was_night = state.phase is Phase.NIGHT
+        if fouls and state.rules == "uk" and rng.random() < 0.08:
+            action = moderator_action(state, rng)
+            apply(state, action)
+            yield action
+            if state.phase is Phase.ENDED:
+                break
         step = state.step
         for action in next_actions(state, bot):
             try:
@@ -53,3 +62,16 @@ def steps(state: GameState, rng: random.Random, fouls: bool = False,
             deadline = Deadline(step)
             apply(state, deadline)
             yield deadline
+
+
+def moderator_action(state: GameState, rng: random.Random) -> Action:
+    """A legal moderator's action at this moment: mostly a foul, sometimes one taken back, rarely a send-off."""
+    seat = rng.choice(state.living())
+    fouled = [s for s in state.living() if state.foul_amounts.get(s)]
+    roll = rng.random()
+    if roll < 0.04:
+        return SendOff(seat)
+    if roll < 0.2 and fouled:
+        return WithdrawFoul(rng.choice(fouled))
+    amounts = [0.5, 1.0, 2.0] if state.phase is Phase.NIGHT else [0.5, 1.0]
+    return Foul(seat, rng.choice(amounts))

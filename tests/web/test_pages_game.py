@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 from nicegui.testing import User
 
-from engine.actions import NightAct, Ready, Vote
+from engine.actions import EndSpeech, Foul, NightAct, Nominate, Ready, Vote
 from engine.roles import ROLE_TABLES, Role
 from engine.state import Phase
 from webgame import rooms
@@ -303,3 +303,91 @@ async def test_chats_reach_only_their_readers(create_user: Callable[[], User]) -
     await settle()
     assert room.chat[-1].channel == "dead"
     assert "boo from the grave" not in page_dump(users[alive - 1])
+
+
+async def moderated_uk_game(create_user: Callable[[], User]) -> tuple[Room, User, User, list[str]]:
+    """A uk game of 8 run by a moderator: his phone, seat 1's phone, and the other seats' token hashes."""
+    moderator, first = create_user(), create_user()
+    room = await create_room(moderator, "Mod", rules="uk")
+    next(iter(moderator.find(marker="moderated").elements)).value = True
+    next(iter(moderator.find(marker="min-players").elements)).value = 8
+    await wait_for(lambda: room.moderated and room.min_players == 8)
+    await join(first, room, "P1")
+    from .helpers import seat_directly
+
+    hashes = await seat_directly(room, [f"P{i}" for i in range(2, 9)])
+    await click_when_enabled(moderator, "start")
+    await wait_for(lambda: room.state is not None)
+    await settle()
+    return room, moderator, first, hashes
+
+
+async def test_the_moderator_confirms_a_removing_foul_withdraws_one_and_sends_a_player_off(
+        create_user: Callable[[], User]) -> None:
+    room, moderator, first, _hashes = await moderated_uk_game(create_user)
+    state = room.state
+    assert state is not None
+    for _ in range(3):
+        await click_when_enabled(moderator, "foul-3")
+        await click_when_enabled(moderator, "foul-amount-1")
+        await settle()
+    await wait_for(lambda: state.fouls.get(3) == 3.0)
+    await first.should_see(content="3. P3 loses this speech to fouls.")
+    await click_when_enabled(moderator, "foul-3")
+    await click_when_enabled(moderator, "foul-amount-1")  # the 4th: asked first
+    await moderator.should_see(marker="confirm-text", content="This foul removes 3. P3 from the game at once")
+    assert state.is_alive(3) and state.fouls[3] == 3.0
+    await click_when_enabled(moderator, "confirm-cancel")
+    await moderator.should_not_see(marker="confirm-text")
+    assert state.is_alive(3)
+    await click_when_enabled(moderator, "foul-amount-1")
+    await click_when_enabled(moderator, "confirm-yes")
+    await wait_for(lambda: not state.is_alive(3))
+    await first.should_see(content="3. P3 was removed for four fouls.")
+
+    await click_when_enabled(moderator, "foul-4")
+    await click_when_enabled(moderator, "foul-amount-0.5")
+    await wait_for(lambda: state.fouls.get(4) == 0.5)
+    await click_when_enabled(moderator, "foul-4")
+    await click_when_enabled(moderator, "withdraw-foul")
+    await wait_for(lambda: state.fouls.get(4) == 0.0)
+    await first.should_see(content="The moderator withdrew a foul from 4. P4; 0 in all.")
+
+    await click_when_enabled(moderator, "foul-5")
+    await click_when_enabled(moderator, "send-off")
+    await moderator.should_see(marker="confirm-text", content="Send 5. P5 from the table?")
+    await click_when_enabled(moderator, "confirm-yes")
+    await wait_for(lambda: not state.is_alive(5))
+    await first.should_see(content="5. P5 was sent from the table.")
+    assert (node(first, "withdraw-foul"), node(first, "send-off")) == (None, None)  # the moderator's alone
+
+
+async def test_the_penalty_vote_is_shown_in_the_tally_on_phones_and_the_tv(create_user: Callable[[], User]) -> None:
+    room, moderator, first, hashes = await moderated_uk_game(create_user)
+    tv = create_user()
+    await tv.open(f"/r/{room.code}/screen")
+    state = room.state
+    assert state is not None
+    for _ in range(3):
+        await room.act(room.host_hash, Foul(6, 1))  # seat 6 loses today's speech and gets a penalty vote
+    await click_when_enabled(first, "nominate-6")
+    await click_when_enabled(first, "confirm")
+    await click_when_enabled(first, "end-speech")
+    await wait_for(lambda: state.speaker == 2)
+    await room.act(hashes[0], Nominate(2, 7))
+    for seat in range(2, 9):
+        if state.phase is not Phase.SPEECHES:
+            break
+        if state.speaker == seat:
+            await room.act(hashes[seat - 2], EndSpeech(seat))
+    while state.phase is Phase.DEFENCE:
+        speaker = state.speaker
+        await room.act(hashes[speaker - 2] if speaker > 1 else first_hash(room), EndSpeech(speaker))
+    assert state.phase is Phase.VOTE and state.candidates == [6, 7]
+    await first.should_see(marker="penalty", content="+1 penalty vote for 6. P6.")
+    await tv.should_see(content="+1 penalty vote for 6. P6.")
+
+
+def first_hash(room: Room) -> str:
+    seat = room.seating[0]
+    return seat.token_hash

@@ -97,7 +97,7 @@ async def test_the_host_sets_options_reorders_removes_and_hands_over(create_user
     await guest.should_see(marker="start")
     await host.should_not_see(marker="start")
     assert room.start_problem() is not None
-    await guest.should_see(content="Waiting for players: at least 4 are needed, 2 are here.")
+    await guest.should_see(content="Waiting for players: 2 here, at least 4 needed.")
 
 
 async def test_uk_moderator_mode_and_player_limits(create_user) -> None:
@@ -116,6 +116,22 @@ async def test_uk_moderator_mode_and_player_limits(create_user) -> None:
     await click_when_enabled(host, "start")
     await wait_for(lambda: room.state is not None)
     assert room.state is not None and room.state.n == 8
+
+
+async def test_timers_typed_right_after_switching_moderation_are_kept(create_user) -> None:
+    host = create_user()
+    room = await create_room(host, rules="uk")
+    speech = next(iter(host.find(marker="option-speech_seconds").elements))
+    moderated = next(iter(host.find(marker="moderated").elements))
+    moderated.value = True
+    speech.value = 45  # typed at once, while the switch is on its way
+    await wait_for(lambda: room.moderated and room.timers.get("speech_seconds") == 45)
+    await host.should_see(content="moderator")
+    assert not speech.is_deleted, "the host's settings form was built again and lost what he typed"
+    assert next(iter(host.find(marker="option-speech_seconds").elements)) is speech
+    moderated.value = False
+    await wait_for(lambda: not room.moderated)
+    assert not speech.is_deleted and speech.value == 45
 
 
 async def test_language_comes_from_the_phone(create_user) -> None:

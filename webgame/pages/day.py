@@ -7,7 +7,8 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from engine.actions import EliminateAll, EndSpeech, Foul, KamikazePick, Nominate, Ready, Vote
+from engine.actions import EliminateAll, EndSpeech, Foul, KamikazePick, Nominate, Ready, SendOff, Vote, WithdrawFoul
+from webgame.pages import wording
 
 if TYPE_CHECKING:
     from webgame.pages.page_protocols import GameScreen as GameView
@@ -124,6 +125,8 @@ def tally(view: GameView, d: Draft) -> None:
         else:
             d.label(_("{name}: {count} ({names})").format(name=view.name_of(target), count=_.number(len(voters)),
                                                           names=names), tid="tally")
+    for seat in p.get("penalties", []):  # the 3-foul penalty vote counts in this round
+        d.label(wording.penalty_text(_, view.name_of(int(seat))), "font-bold", "penalty")
     missing = len(p.get("alive", [])) - len(votes)
     d.label(_.ngettext("{count} has not voted yet.", "{count} have not voted yet.", missing).format(
         count=_.number(missing)), "mafia-muted")
@@ -211,31 +214,87 @@ def yes_count(view: GameView, d: Draft) -> None:
 
 
 def moderator_panel(view: GameView, d: Draft) -> None:
-    """uk: the moderator gives fouls, 0.5 or 1, to a living player."""
+    """uk: the moderator gives fouls (0.5 or 1; 2 at once at night, for gestures or sounds), takes the last one
+    back, or sends a player from the table. The foul that removes a player, and a send-off, ask first."""
     _, p = view.page.t, view.p
     action = view.action("foul")
     if action is None:
         return
+    withdraw = view.action("withdraw_foul") or {}
+    send_off = view.action("send_off") or {}
     choice = view.pending()
     targets = [int(t) for t in action.get("targets", [])]
     with d.card("mafia-card"):
         d.label(_("Fouls"), "font-bold")
-        d.label(_("At 2 fouls the speeches are 10 s shorter; at 3 the next speech is lost and a penalty vote "
-                  "counts against him; at 4 he is removed."), "text-sm mafia-muted")
+        d.label(_("At 2 fouls a player's speeches are 10 s shorter; at 3 the next speech is lost and a penalty vote "
+                  "counts in the next vote; at 4 the player leaves the game."), "text-sm mafia-muted")
 
         def pick(target: int) -> None:
             choice.act, choice.target = "foul", target
             view.page.second.refresh()
 
-        selected = choice.target if choice.act == "foul" else None
+        selected = choice.target if choice.act.startswith(("foul", "confirm:")) else None
         view.target_grid(d, targets, targets, selected, pick, mark="foul")
         if selected in targets:
             target = int(selected)
-            with d.row("w-full no-wrap gap-2"):
-                for amount in action.get("amounts", [0.5, 1]):
-                    d.button(_("Foul {amount}").format(amount=_.number(amount)),
-                             lambda a=amount: view.send(Foul(target, a)), f"foul-amount-{amount}",
-                             cls="grow mafia-target")
+            if choice.act.startswith("confirm:"):
+                _confirm(view, d, choice, target)
+            else:
+                _foul_buttons(view, d, choice, target, action, withdraw, send_off)
         fouls = {int(s): float(v) for s, v in p.get("fouls", {}).items() if v}
         for seat, count in sorted(fouls.items()):
             d.label(_("{name}: {count}").format(name=view.name_of(seat), count=_.number(count)))
+
+
+def _foul_buttons(view: GameView, d: Draft, choice: Any, target: int, action: dict[str, Any],
+                  withdraw: dict[str, Any], send_off: dict[str, Any]) -> None:
+    _ = view.page.t
+    removes = float((action.get("removes") or {}).get(str(target), 4))
+
+    def ask(what: str) -> None:
+        choice.act = f"confirm:{what}"
+        view.page.second.refresh()
+
+    with d.row("w-full no-wrap gap-2"):
+        for amount in action.get("amounts", [0.5, 1]):
+            label = _("Foul {amount}").format(amount=_.number(amount))
+            if float(amount) >= removes:  # this one removes him: asked first
+                d.button(label, lambda a=amount: ask(f"foul:{a}"), f"foul-amount-{amount}", cls="grow mafia-target",
+                         color="negative")
+            else:
+                d.button(label, lambda a=amount: view.send(Foul(target, a)), f"foul-amount-{amount}",
+                         cls="grow mafia-target")
+    last = (withdraw.get("last") or {}).get(str(target))
+    with d.row("w-full no-wrap gap-2"):
+        if target in withdraw.get("targets", []) and last is not None:
+            d.button(_("Withdraw the last foul ({amount})").format(amount=_.number(float(last))),
+                     lambda: view.send(WithdrawFoul(target)), "withdraw-foul", cls="grow mafia-target", outline=True,
+                     icon="undo")
+        if target in send_off.get("targets", []):
+            d.button(_("Send from the table"), lambda: ask("send_off"), "send-off", cls="grow mafia-target",
+                     outline=True, color="negative", icon="logout")
+
+
+def _confirm(view: GameView, d: Draft, choice: Any, target: int) -> None:
+    """The question before a player leaves the game: the removing foul, or a send-off."""
+    _ = view.page.t
+    name = view.name_of(target)
+    what = str(choice.act).split(":")
+    if what[1] == "foul":
+        amount = float(what[2]) if len(what) > 2 else 1.0
+        amount_value: float | int = int(amount) if amount.is_integer() else amount
+        d.label(_("This foul removes {name} from the game at once, with no last words. Give it?").format(name=name),
+                "text-lg", "confirm-text")
+        yes: Any = Foul(target, amount_value)
+    else:
+        d.label(_("Send {name} from the table? The player leaves the game at once, silently.").format(name=name),
+                "text-lg", "confirm-text")
+        yes = SendOff(target)
+
+    def cancel() -> None:
+        choice.act = "foul"
+        view.page.second.refresh()
+
+    with d.row("w-full no-wrap gap-2"):
+        d.button(_("Yes"), lambda: view.send(yes), "confirm-yes", cls="grow mafia-target", color="negative")
+        d.button(_("Cancel"), cancel, "confirm-cancel", cls="grow mafia-target", outline=True)

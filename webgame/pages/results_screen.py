@@ -115,6 +115,9 @@ class ScreenPage:
             for target, count in sorted(counts.items(), key=lambda item: -item[1]):
                 line = _("{name}: {count}").format(name=self.name_of(target), count=_.number(count))
                 testid(ui.label(line), "tally")
+            penalties = p.get("penalties") or []
+            for seat in penalties if isinstance(penalties, list) else []:  # the 3-foul penalty vote, this round
+                testid(ui.label(wording.penalty_text(_, self.name_of(int(seat)))).classes("font-bold"), "penalty")
 
     def _lobby(self) -> None:
         room, _ = self.room, self.t

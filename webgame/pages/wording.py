@@ -173,9 +173,13 @@ def event_text(_: Translator, rules: str, event: Mapping[str, Any], name_of: Nam
         name = name_of(int(event["seat"]))
         cause = str(event.get("cause", ""))
         role = event.get("role")
-        if phase == "night":  # the table learns who died, not by whose hand
+        if event.get("sent_off"):
+            text = _("{name} was sent from the table.").format(name=name)
+        elif cause == "fouls":  # the moderator's doing, seen by all, night or day
+            text = _(DEATH_CAUSES[cause]).format(name=name)
+        elif phase == "night":  # the table learns who died, not by whose hand
             text = _("{name} died tonight.").format(name=name)
-        elif cause in ("vote", "fouls", "kamikaze"):
+        elif cause in ("vote", "kamikaze"):
             text = _(DEATH_CAUSES[cause]).format(name=name)
         else:
             text = _("{name} died.").format(name=name)
@@ -210,19 +214,16 @@ def event_text(_: Translator, rules: str, event: Mapping[str, Any], name_of: Nam
         return _("{name} nominated {target}.").format(name=name_of(int(event["seat"])),
                                                       target=name_of(int(event["target"])))
     if kind == "vote_result":
-        eliminated = event.get("eliminated")
-        tied = event.get("tied") or []
-        if eliminated:
-            return _("The vote: {name} is eliminated.").format(name=name_of(int(eliminated)))
-        if tied:
-            return _("The vote is tied between {names}.").format(names=_.join(name_of(int(s)) for s in tied))
-        return _("The vote: nobody is eliminated.")
+        return _vote_result(_, event, name_of)
     if kind == "foul":
         return _("{name} gets a foul ({amount}); {total} in all.").format(
             name=name_of(int(event["seat"])), amount=_.number(float(event["amount"])),
             total=_.number(float(event["total"])))
+    if kind == "foul_withdrawn":
+        return _("The moderator withdrew a foul from {name}; {total} in all.").format(
+            name=name_of(int(event["seat"])), total=_.number(float(event["total"])))
     if kind == "speech_lost":
-        return _("{name} loses this speech for his fouls.").format(name=name_of(int(event["seat"])))
+        return _("{name} loses this speech to fouls.").format(name=name_of(int(event["seat"])))
     if kind == "eliminate_all_result":
         if event.get("passed"):
             return _("{yes} of {living} voted to eliminate them all: they are out.").format(
@@ -234,6 +235,41 @@ def event_text(_: Translator, rules: str, event: Mapping[str, Any], name_of: Nam
     return None
 
 
+def penalty_text(_: Translator, name: str) -> str:
+    """The 3-foul penalty vote, as the tally and the result show it."""
+    return _("+1 penalty vote for {name}.").format(name=name)
+
+
+def _vote_result(_: Translator, event: Mapping[str, Any], name_of: NameOf) -> str:
+    """What the vote did, each outcome in its own words: a re-vote is not the vote, and no vote is no vote."""
+    eliminated = event.get("eliminated")
+    tied = event.get("tied") or []
+    single = event.get("single")
+    revote = int(event.get("round") or 1) > 1
+    if single:
+        if eliminated:
+            text = _("{name} was the only nominee: eliminated without a vote.")
+        else:
+            text = _("{name} was the only nominee: nobody is eliminated today.")
+        return text.format(name=name_of(int(single)))
+    if eliminated:
+        text = _("The re-vote: {name} is eliminated.") if revote else _("The vote: {name} is eliminated.")
+        text = text.format(name=name_of(int(eliminated)))
+    elif tied:
+        names = _.join(name_of(int(s)) for s in tied)
+        text = (_("The re-vote is tied again between {names}.") if revote
+                else _("The vote is tied between {names}.")).format(names=names)
+    elif not any(target is not None for target in (event.get("votes") or {}).values()):
+        text = _("Nobody voted: nobody is eliminated.")
+    elif "tied" not in event:  # uz: a tie without a re-vote
+        text = _("The vote is tied: nobody is eliminated.")
+    else:
+        text = _("The vote: nobody is eliminated.")
+    for seat in event.get("penalties") or []:
+        text += " " + penalty_text(_, name_of(int(seat)))
+    return text
+
+
 def timeline_text(_: Translator, rules: str, item: Mapping[str, Any], name_of: NameOf) -> str | None:
     """One line of the after-game timeline: a night choice, or an event with its real cause."""
     if item.get("type") == "choice":
@@ -243,9 +279,12 @@ def timeline_text(_: Translator, rules: str, item: Mapping[str, Any], name_of: N
         text = _(template).format(name=name_of(int(item["seat"])), role=role_name(_, rules, str(item["role"])),
                                   target=name_of(int(item["target"])))
         if item.get("note"):
-            text += " " + _("He left a note.")
+            text += " " + _("A note was left with it.")
         return text
-    if item.get("type") == "death":
+    if item.get("type") == "check" and item.get("note"):
+        told = event_text(_, rules, item, name_of, 0, "night")
+        return told + " " + _("A note was left with it.") if told else None
+    if item.get("type") == "death" and not item.get("sent_off"):
         cause = str(item.get("cause", ""))
         template = DEATH_CAUSES.get(cause)
         if template:
