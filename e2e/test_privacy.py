@@ -113,6 +113,13 @@ def test_a_glance_tells_nothing_uz(server: Server, phones: Callable[..., Phone])
     hide_page(doctor)
     same_glances([c1, don, doctor], "night 1, covered again", wait=3000)
 
+    # The mafia's chat (revealed only): a line written by a plain mafia changes no covered screen.
+    writer = table.by_role("mafia")[0]
+    writer.reveal()
+    writer.fill("chat-input", "c1 tonight?")
+    writer.tap("chat-send", writer.tid("chat").get_by_text("c1 tonight?"))
+    writer.tap("cover", writer.tid("reveal"))
+
     # Mid-night: the don, the doctor, the commissar, the killer, the lover and the hobo have confirmed.
     confirm_all([(don, c1.seat), (doctor, c3.seat), (commissar, don.seat), (killer, c2.seat), (lover, c4.seat),
                  (hobo, c1.seat)])
