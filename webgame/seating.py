@@ -196,7 +196,7 @@ class Lobby:
     async def remove_seat(self, seat_id: int) -> None:
         seat = self._seat(seat_id)
         if seat.token_hash == self.host_hash:
-            raise Refusal(N_("The host cannot remove himself; hand the host role to someone first."))
+            raise Refusal(N_("The host's own seat cannot be removed; hand the host role to someone first."))
         await store.leave_seat(seat.id)
         self.seats.remove(seat)
 

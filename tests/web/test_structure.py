@@ -96,7 +96,7 @@ LAYERS: list[set[str]] = [
     {"webgame.pages.room", "webgame.pages.home", "webgame.pages.results_screen"},  # the pages
     {"webgame.pages.lobby", "webgame.pages.game_view", "webgame.pages.night", "webgame.pages.day",
      "webgame.pages.outcome", "webgame.pages.record_part", "webgame.pages.chat_part",
-     "webgame.pages.lobby_summary"},  # the screens
+     "webgame.pages.lobby_summary", "webgame.pages.moderator"},  # the screens
     {"webgame.pages.screen", "webgame.pages.wording", "webgame.pages.components", "webgame.pages.evenness",
      "webgame.pages.news", "webgame.pages.page_protocols", "webgame.pages.screen_model"},  # the parts, wording
 ]

@@ -57,7 +57,7 @@ def _discussion(view: GameView, d: Draft, buttons: list[Callable[[], None]]) -> 
 def ready_count(view: GameView, d: Draft) -> None:
     _, p = view.page.t, view.p
     ready, living = len(p.get("ready", [])), len(p.get("alive", []))
-    d.label(_("{count} of {total} are ready to vote.").format(count=_.number(ready), total=_.number(living)),
+    d.label(_("Ready to vote: {count} of {total}.").format(count=_.number(ready), total=_.number(living)),
             tid="ready-count")
 
 
@@ -145,7 +145,7 @@ def _kamikaze(view: GameView, d: Draft, buttons: list[Callable[[], None]]) -> No
         buttons.append(lambda: d.button(_("Nobody"), lambda: view.send(KamikazePick(seat, None)), "pick-none",
                                         cls="mafia-target", outline=True))
     elif kamikaze.get("seat"):
-        d.label(_("The kamikaze {name} picks one of those who voted against him.").format(
+        d.label(_("The kamikaze {name} picks one of the players who voted for the elimination.").format(
             name=view.name_of(int(kamikaze["seat"]))), "text-lg")
 
 
@@ -237,10 +237,11 @@ def moderator_panel(view: GameView, d: Draft) -> None:
         view.target_grid(d, targets, targets, selected, pick, mark="foul")
         if selected in targets:
             target = int(selected)
-            if choice.act.startswith("confirm:"):
-                _confirm(view, d, choice, target)
-            else:
-                _foul_buttons(view, d, choice, target, action, withdraw, send_off)
+            with d.bar():  # pinned to the bottom: in the first screen whatever the size of the table
+                if choice.act.startswith("confirm:"):
+                    _confirm(view, d, choice, target)
+                else:
+                    _foul_buttons(view, d, choice, target, action, withdraw, send_off)
         fouls = {int(s): float(v) for s, v in p.get("fouls", {}).items() if v}
         for seat, count in sorted(fouls.items()):
             d.label(_("{name}: {count}").format(name=view.name_of(seat), count=_.number(count)))

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from webgame.pages import wording
 
 if TYPE_CHECKING:
-    from webgame.pages.game_view import GameView
+    from webgame.pages.page_protocols import GameScreen as GameView
     from webgame.pages.screen import Draft
 
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.actions import NightAct
 from webgame.pages import evenness, wording
+from webgame.pages.moderator import moderator_night
 
 if TYPE_CHECKING:
     from webgame.pages.page_protocols import GameScreen as GameView
@@ -26,6 +27,7 @@ def render(view: GameView, d: Draft) -> None:
         if me is None:
             d.label(_("The town sleeps."), "text-lg")
             view.name_tiles(d, living)
+            moderator_night(view, d)  # the moderator's: who still chooses, the picks, the outcome so far
         elif not me["alive"]:
             view.role_card(d)
             d.label(_("You are dead. You watch the night in silence."), "text-lg")
@@ -100,8 +102,8 @@ def _choose(view: GameView, d: Draft, acts: list[dict[str, Any]]) -> None:
         d.toggle({name: _(wording.ACT_LABELS.get(name, name)) for name in names}, choice.act, switch, "night-act",
                  "w-full")
     d.label(_(wording.ACT_PROMPTS.get(choice.act, wording.ACT_PROMPTS["suspect"])), "text-lg", "night-prompt")
-    reason = current.get("refused")
-    if not targets and isinstance(reason, str):  # e.g. the uz commissar may not shoot on the first night
+    reason = current.get("reason")
+    if current.get("allowed") is False and isinstance(reason, str):  # the uz commissar's shot on night 1
         d.label(_(reason), "text-lg mafia-refused", "night-refused")
         return
     view.target_grid(d, [int(s) for s in p.get("alive", [])], targets, choice.target, pick)
