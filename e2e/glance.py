@@ -161,7 +161,15 @@ def signature(phone: Phone, whole: bool = False) -> Glance:
 
 def wait_covered(phone: Phone, timeout: float = WAIT) -> None:
     """Until the phone's screen is covered (it covers itself after a confirmed choice and after a while)."""
-    phone.page.wait_for_function(VEIL_SHUT, timeout=timeout)
+    try:
+        phone.page.wait_for_function(VEIL_SHUT, timeout=timeout)
+    except PlaywrightError as error:
+        state = phone.page.evaluate("() => [typeof window.mafiaVeil, window.mafiaVeil && window.mafiaVeil.state.open,"
+                                    " window.mafiaRevealMs, document.querySelectorAll('[data-testid=cover]').length]")
+        picture = Path(tempfile.gettempdir()) / f"e2e-not-covered-{phone.name}.png"
+        phone.page.screenshot(path=str(picture))
+        raise AssertionError(f"{phone}: not covered within {timeout / 1000:.0f} s (mafiaVeil, open, "
+                             f"mafiaRevealMs, cover buttons: {state}; screen: {picture})") from error
 
 
 def wait_revealed(phone: Phone, timeout: float = WAIT) -> None:
