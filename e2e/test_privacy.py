@@ -50,9 +50,19 @@ def first_enabled(phone: Phone, grid: str) -> int:
     return int(str(button.get_attribute("data-testid")).rsplit("-", 1)[1])
 
 
-def reveal(phone: Phone) -> None:
+def reveal(phone: Phone, hold: bool = False) -> None:
+    """Tap Show; ``hold``: the screen stays revealed until covered by hand or by the test (``let_go``), however
+    slow the machine is between the reveal and the reading."""
+    if hold:
+        phone.page.evaluate("() => { window.mafiaRevealMs = 600000; }")
     phone.tap("reveal", phone.tid("cover"))
     wait_revealed(phone)
+
+
+def let_go(*phones: Phone) -> None:
+    """The product's own reveal delay again (after ``reveal(hold=True)``)."""
+    for phone in phones:
+        phone.page.evaluate("() => { delete window.mafiaRevealMs; }")
 
 
 def dead_seats(table: Table) -> set[int]:
@@ -127,8 +137,8 @@ def test_a_glance_tells_nothing_uz(server: Server, phones: Callable[..., Phone])
     covered = same_glances(table.players, "night 1, roles read")[0]
 
     # Revealed, the don's screen and the doctor's differ from the covered one and from each other.
-    reveal(don)
-    reveal(doctor)
+    reveal(don, hold=True)
+    reveal(doctor, hold=True)
     shows_don, shows_doctor = signature(don), signature(doctor)
     assert shows_don.revealed and shows_doctor.revealed
     assert shows_don != covered and shows_doctor != covered and shows_don != shows_doctor
@@ -136,6 +146,7 @@ def test_a_glance_tells_nothing_uz(server: Server, phones: Callable[..., Phone])
     # Covered again by the page's own veil and by hiding the page: alike again.
     don.page.evaluate("() => window.mafiaVeil.cover()")
     hide_page(doctor)
+    let_go(don, doctor)
     same_glances([c1, don, doctor], "night 1, covered again", wait=3000)
 
     # The mafia's chat (revealed only): a line written by a plain mafia changes no covered screen.
@@ -157,11 +168,12 @@ def test_a_glance_tells_nothing_uz(server: Server, phones: Callable[..., Phone])
     assert table.dead, "nobody died in night 1"
     dawn = same_glances(table.living, "day 1, discussion")[0]
     for phone in (commissar, hobo):  # their private news is behind the reveal
-        reveal(phone)
+        reveal(phone, hold=True)
         expect(phone.page.locator(".mafia-private").first).to_be_visible()
         assert signature(phone) != dawn, phone
     for phone in (commissar, hobo):
         phone.tap("cover", phone.tid("reveal"))
+        let_go(phone)
 
     # The vote: alike before anyone votes; then those who voted alike, those who did not alike.
     end_step(host)
@@ -193,12 +205,13 @@ def test_a_glance_tells_nothing_uk(server: Server, phones: Callable[..., Phone])
     civilians = table.by_role("civilian")
     listening = [p for p in table.players if p.seat != 1]
     covered = same_glances(listening, "day 1, speeches")[0]
-    reveal(don)
-    reveal(commissar)
+    reveal(don, hold=True)
+    reveal(commissar, hold=True)
     shows_don, shows_commissar = signature(don), signature(commissar)
     assert shows_don != covered and shows_commissar != covered and shows_don != shows_commissar
     don.page.evaluate("() => window.mafiaVeil.cover()")
     hide_page(commissar)
+    let_go(don, commissar)
     same_glances(listening, "day 1, speeches, covered again", wait=3000)
 
     # Two nominations by the first two speakers (of two civilians), then the moderator ends the speeches.
