@@ -249,9 +249,10 @@ def first_screen_problem(phone: Phone, locator: Locator, what: str) -> str | Non
         " return !!hit && (hit === el || el.contains(hit)); }")
     if inside and on_top:
         return None
-    picture = Path(tempfile.gettempdir()) / f"e2e-first-screen-{phone.name}-{len(what)}.png"
+    picture = Path(tempfile.gettempdir()) / f"e2e-first-screen-{phone.name}-{'-'.join(what.split()[-3:])}.png"
     page.screenshot(path=str(picture))
-    where = json.dumps({key: round(value) for key, value in box.items()})
+    where = json.dumps({"x": round(box["x"]), "y": round(box["y"]), "width": round(box["width"]),
+                        "height": round(box["height"])})
     why = "is not in the first screen" if not inside else "is covered by another element at its centre"
     return f"{phone} ({size['width']}x{size['height']}): {what} {why}: {where} (screen: {picture})"
 

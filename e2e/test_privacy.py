@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import expect
+from playwright.sync_api import ViewportSize, expect
 
 from e2e.glance import (
     Crowd,
@@ -265,7 +265,7 @@ def test_a_glance_tells_nothing_uk(server: Server, phones: Callable[..., Phone])
 
 # ---------------------------------------------------------------- 2. the step's button in the first screen
 
-SMALL = {"width": 360, "height": 640}
+SMALL: ViewportSize = {"width": 360, "height": 640}
 TABLES = {  # size: (rules, the browser phones' languages: the host (or moderator) first)
     4: ("uz", ["ru", "uz"]),
     12: ("uk", ["uk", "en", "ro"]),
