@@ -226,8 +226,6 @@ def moderator_panel(view: GameView, d: Draft) -> None:
     targets = [int(t) for t in action.get("targets", [])]
     with d.card("mafia-card"):
         d.label(_("Fouls"), "font-bold")
-        d.label(_("At 2 fouls a player's speeches are 10 s shorter; at 3 the next speech is lost and a penalty vote "
-                  "counts in the next vote; at 4 the player leaves the game."), "text-sm mafia-muted")
 
         def pick(target: int) -> None:
             choice.act, choice.target = "foul", target
@@ -245,6 +243,9 @@ def moderator_panel(view: GameView, d: Draft) -> None:
         fouls = {int(s): float(v) for s, v in p.get("fouls", {}).items() if v}
         for seat, count in sorted(fouls.items()):
             d.label(_("{name}: {count}").format(name=view.name_of(seat), count=_.number(count)))
+        # Under the grid: the grid stays in the moderator's first screenful.
+        d.label(_("At 2 fouls a player's speeches are 10 s shorter; at 3 the next speech is lost and a penalty vote "
+                  "counts in the next vote; at 4 the player leaves the game."), "text-sm mafia-muted")
 
 
 def _foul_buttons(view: GameView, d: Draft, choice: Any, target: int, action: dict[str, Any],

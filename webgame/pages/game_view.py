@@ -87,10 +87,15 @@ class GameView:
         seats = self.proj.seats if self.proj is not None else 0
         return "mafia-grid" + (" mafia-grid-3" if seats > 12 else "")
 
+    def small_grid_class(self) -> str:
+        """Three names a row from nine players (the moderator's foul grid, under his other lines)."""
+        seats = self.proj.seats if self.proj is not None else 0
+        return "mafia-grid" + (" mafia-grid-3" if seats > 8 else "")
+
     def target_grid(self, d: Draft, seats: list[int], enabled: list[int], selected: int | None,
                     on_pick: Callable[[int], Any], mark: str = "target") -> None:
         """Living players as big buttons; the same grid for every role, only the enabled ones differ."""
-        with d.div(self.grid_class()):
+        with d.div(self.small_grid_class() if mark == "foul" else self.grid_class()):
             for seat in seats:
                 d.button(self.name_of(seat), lambda s=seat: on_pick(s), f"{mark}-{seat}", cls="mafia-target",
                          outline=seat != selected, enabled=seat in enabled, no_caps=True)
