@@ -76,6 +76,13 @@ class Limiter:
         self._keep(key, bucket)
         return True
 
+    def wait_seconds(self, key: str) -> int:
+        """Whole seconds until ``key`` has an attempt again (0: it has one now)."""
+        if key in UNLIMITED:
+            return 0
+        missing = 1.0 - self._bucket(key).tokens
+        return 0 if missing <= 0 else int(missing * 60.0 / self.per_minute) + 1
+
     def _keep(self, key: str, bucket: Bucket) -> None:
         self.buckets[key] = bucket
         self.buckets.move_to_end(key)
@@ -95,10 +102,81 @@ class Limiter:
         self.buckets.clear()
 
 
-CREATE = Limiter("create", burst=5, per_minute=2)
-JOIN = Limiter("join", burst=20, per_minute=20)
-WRONG_CODE = Limiter("wrong code", burst=10, per_minute=6)
-LIMITERS = (CREATE, JOIN, WRONG_CODE)
+CREATE = Limiter("create", burst=5, per_minute=2)  # per address
+# Taking a seat in a lobby: per browser (a browser with a seat keeps it), and per address only loosely (a table of
+# 30 on one Wi-Fi joins within a minute).
+JOIN_BROWSER = Limiter("join, browser", burst=5, per_minute=5)
+JOIN = Limiter("join, address", burst=40, per_minute=30)
+# Wrong room codes: each browser gets a few; an address, loosely more (its browsers may be many phones).
+WRONG_CODE_BROWSER = Limiter("wrong code, browser", burst=10, per_minute=6)
+WRONG_CODE = Limiter("wrong code, address", burst=60, per_minute=30)
+# Room pages built for a browser with no seat in that room (a new player, a spectator, the TV): a page is a whole
+# tree subscribed to its room, so building one is a resource; a seated player's return is never counted.
+PAGE_BROWSER = Limiter("page, browser", burst=20, per_minute=20)
+PAGE = Limiter("page, address", burst=80, per_minute=60)
+LIMITERS = (CREATE, JOIN_BROWSER, JOIN, WRONG_CODE_BROWSER, WRONG_CODE, PAGE_BROWSER, PAGE)
+
+
+def browser_key(browser: str) -> str:
+    """A browser's bucket key (its storage id), apart from addresses; an unknown browser shares one bucket."""
+    return "browser:" + (browser or "unknown")
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """One browser's bucket inside its address's looser one: the browser's own limit is the one that bites; the
+    address's only stops someone who throws his cookies away to get a fresh browser at every request."""
+
+    browser: Limiter
+    address: Limiter
+
+    def blocked(self, browser: str, address: str) -> bool:
+        return self.browser.blocked(browser_key(browser)) or self.address.blocked(address)
+
+    def spend(self, browser: str, address: str) -> bool:
+        """One attempt from both buckets; False (nothing taken) if either is empty."""
+        if self.blocked(browser, address):
+            return False
+        self.browser.spend(browser_key(browser))
+        self.address.spend(address)
+        return True
+
+    def wait_seconds(self, browser: str, address: str) -> int:
+        """How long until both have an attempt again (at least 1 s)."""
+        return max(1, self.browser.wait_seconds(browser_key(browser)), self.address.wait_seconds(address))
+
+
+WRONG_CODES = Pair(WRONG_CODE_BROWSER, WRONG_CODE)
+JOINS = Pair(JOIN_BROWSER, JOIN)
+PAGES = Pair(PAGE_BROWSER, PAGE)
+
+
+class Visits:
+    """Rooms a browser has opened before (browser storage id, room code), newest last, at most ``MAX_KEYS``.
+
+    A browser that holds a seat in a room, or has had its page before (the TV, a spectator reloading), opens it
+    again whatever the limits say: its code is known to be right, and guessing cannot use it. Kept in memory, not
+    in the browser's storage: a flood of first visits must not write a file each."""
+
+    def __init__(self) -> None:
+        self.seen: OrderedDict[tuple[str, str], None] = OrderedDict()
+
+    def add(self, browser: str, code: str) -> None:
+        if not browser:
+            return
+        self.seen[(browser, code)] = None
+        self.seen.move_to_end((browser, code))
+        while len(self.seen) > MAX_KEYS:
+            self.seen.popitem(last=False)
+
+    def has(self, browser: str, code: str) -> bool:
+        return bool(browser) and (browser, code) in self.seen
+
+    def reset(self) -> None:
+        self.seen.clear()
+
+
+VISITS = Visits()
 
 
 def trust_proxy() -> bool:
@@ -121,3 +199,4 @@ def client_address(request: Any) -> str:
 def reset_all() -> None:
     for limiter in LIMITERS:
         limiter.reset()
+    VISITS.reset()

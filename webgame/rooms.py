@@ -19,7 +19,6 @@ import asyncio
 import logging
 import secrets
 import time
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -34,7 +33,8 @@ from engine.knowledge import MODERATOR, SPECTATOR, Viewer
 from engine.options import OPTION_TABLES, OptionValue, resolve
 from engine.state import GameState, Phase
 from engine.view import chat_channels, public_view
-from webgame import store
+from webgame import chat_limits, store
+from webgame.chat_limits import CHAT_BURST, CHAT_MAX_LENGTH, CHAT_WINDOW  # noqa: F401 - the chat's limits, here too
 from webgame.errors import Refusal
 from webgame.i18n import N_
 from webgame.identity import clean_name
@@ -44,9 +44,7 @@ log = logging.getLogger(__name__)
 
 RULE_SETS = ("uz", "uk")
 EXTEND_SECONDS = 30
-CHAT_MAX_LENGTH = 300
 CHAT_KEPT = 500
-CHAT_BURST, CHAT_WINDOW = 5, 10.0  # flood control: at most this many messages per writer in this many seconds
 # What the lobby offers before the host changes it: uk is a 12-player game (8-14 when allowed).
 DEFAULT_PLAYER_LIMITS: dict[str, tuple[int, int]] = {"uz": PLAYER_RANGE["uz"], "uk": (12, 12)}
 
@@ -521,11 +519,7 @@ class Room:
             viewer = self.viewer(token_hash)
             if channel not in chat_channels(state, viewer)["write"]:
                 raise Refusal(N_("You cannot write in this chat now."))
-            clean = _clean_chat(text)
-            now = self.now()
-            recent = [t for t in self.chat_times.get(token_hash or "", []) if now - CHAT_WINDOW < t <= now]
-            if len(recent) >= CHAT_BURST:
-                raise Refusal(N_("You are writing too fast. Wait a few seconds."))
+            clean = chat_limits.admit(self.chat_times, token_hash or "", text, self.now())  # every attempt counts
             seat = viewer.seat if viewer.kind == "seat" else 0
             name = self.name_of(seat) if seat else (self.host_seat.name if self.host_seat else "?")
             try:
@@ -534,7 +528,6 @@ class Room:
             except Exception:
                 log.exception("room %s: a chat message could not be saved", self.code)
                 raise Refusal(N_("The message could not be saved. Please try again.")) from None
-            self.chat_times[token_hash or ""] = [*recent, now]
             line = ChatLine(channel=channel, seat=seat, name=name, text=clean)
             self.chat.append(line)
             del self.chat[:-CHAT_KEPT]
@@ -619,15 +612,6 @@ def _without_last(state: GameState) -> GameState:
 
 def _seat_info(record: SeatRecord) -> SeatInfo:
     return SeatInfo(id=record.id, token_hash=record.token_hash, name=record.name, position=record.position)
-
-
-def _clean_chat(text: str) -> str:
-    clean = "".join(char for char in (text or "").strip() if unicodedata.category(char) not in {"Cc", "Cf"})
-    if not clean:
-        raise Refusal(N_("Write something first."))
-    if len(clean) > CHAT_MAX_LENGTH:
-        raise Refusal(N_("A message can have at most {count} characters."), count=CHAT_MAX_LENGTH)
-    return clean
 
 
 class Registry:

@@ -14,6 +14,7 @@ from engine.actions import Action
 from engine.knowledge import Viewer, visible_events
 from engine.state import GameState, Phase
 from engine.view import view
+from webgame import chat_limits
 from webgame.i18n import Translator
 from webgame.pages import components, day, evenness, night, outcome, wording
 from webgame.pages.screen import Draft
@@ -28,6 +29,7 @@ CHANNEL_LABELS = {"room": "", "mafia": "mafia", "dead": "dead"}
 STATUS_KEYS = ("waiting", "votes", "yes_votes", "ready")
 NOT_PANEL_KEYS = frozenset(("events", "chat", *STATUS_KEYS))  # what the panel is not drawn from
 # Which of the page's parts (``RoomPage``) draws each section of ``GameView.section_keys``.
+CHAT_PAGE_BYTES = 16384  # a tap for older (or the latest) chat lines is answered with this many bytes (or more)
 PART_OF_SECTION = {"title": "first", "panel": "second", "status": "status", "record": "third", "chat": "fourth"}
 
 
@@ -79,6 +81,7 @@ class GameView:
         self.game_id: int | None = None
         self.chat_sent = 0  # messages this page wrote that the room took (the browser then empties its box)
         self.saying = False  # a message of this page is on its way to the room
+        self.chat_last: ChatLine | None = None  # the last chat line shown (None: the latest ones)
 
     # ------------------------------------------------------------ helpers for the phase modules
 
@@ -340,22 +343,40 @@ class GameView:
         readable, writable = chat["read"], list(chat.get("write", []))
         if not readable:
             return
+        lines = [line for line in room.chat if line.channel in readable]
+        end = len(lines)
+        if self.chat_last is not None:  # a page of older lines, ending at the line it ended at when asked for
+            end = next((index + 1 for index, line in enumerate(lines) if line is self.chat_last), end)
+        start = max(0, end - chat_limits.SHOWN)
         with d.card("mafia-card"):
             d.label(_("Chat"), "font-bold")
+            if start > 0:
+                d.button(_("Earlier messages"), lambda: self._chat_page(lines[start - 1]), "chat-earlier",
+                         flat=True, no_caps=True)
             with d.column("mafia-chat gap-1", "chat"):
-                for line in room.chat:
-                    if line.channel in readable:
-                        with d.row("gap-1 no-wrap items-baseline"):
-                            if line.channel == "mafia":
-                                d.badge(_("mafia"), "negative")
-                            elif line.channel == "dead":
-                                d.badge(_("dead"), "grey")
-                            author = self.name_of(line.seat) if line.seat else _("Moderator")
-                            d.label(author + ":", "font-bold whitespace-nowrap")
-                            d.label(line.text, "mafia-wrap")
+                for line in lines[start:end]:
+                    with d.row("gap-1 no-wrap items-baseline"):
+                        if line.channel == "mafia":
+                            d.badge(_("mafia"), "negative")
+                        elif line.channel == "dead":
+                            d.badge(_("dead"), "grey")
+                        author = self.name_of(line.seat) if line.seat else _("Moderator")
+                        d.label(author + ":", "font-bold whitespace-nowrap")
+                        d.label(line.text, "mafia-wrap")
+            if end < len(lines):
+                d.button(_("Latest messages"), lambda: self._chat_page(None), "chat-latest", flat=True,
+                         no_caps=True)
             if writable:
                 d.chat_box(self.channel_names(writable), self.say, "chat-input", "chat-send", _("Message"), _("Send"),
                            self.chat_sent)
+
+    def _chat_page(self, last: ChatLine | None) -> None:
+        """Show the lines up to ``last`` (None: the latest). The chat part draws ``chat_limits.SHOWN`` lines at
+        most, so a new line costs every reader (and, padded, every phone) a few kilobytes, not the whole chat; the
+        answer to this tap has a fixed size, whatever the chat holds (``evenness.pad_alone``)."""
+        self.chat_last = last
+        self.page.fourth.refresh()
+        evenness.pad_alone(self.page, CHAT_PAGE_BYTES)
 
     async def say(self, value: Any) -> None:
         """The chat box's message: ``{channel, text}`` as the browser sends it (anything else does nothing)."""
@@ -365,6 +386,7 @@ class GameView:
         channel, text = value.get("channel"), value.get("text")
         if not isinstance(text, str) or not writable:
             return
+        text = text[: chat_limits.INPUT_CUT + 1]  # a megabyte is refused for its length, not walked through
         if not isinstance(channel, str):
             channel = writable[0]
         self.saying = True
