@@ -3,16 +3,16 @@
 A room page is a whole element tree subscribed to its room and redrawn at every change: 110 KB and a share of
 every honest tap's time each. So, per room:
 
-- a seat has at most ``SEAT_PAGES`` pages: a player's new tab or reload beyond that closes his oldest page
-  (his own tabs; his return is never refused);
+- a seat has at most ``SEAT_PAGES`` pages: a player's new tab or reload beyond that closes one of his own
+  (one that never connected first, else his oldest): his return is never refused;
 - pages without a seat (a new player on the join form, a spectator, the TV) are at most ``WATCHERS`` all told;
-  when a new one comes and the room is full, the newest page of the address holding the most of them is
-  closed (one without a socket first), if that address holds more than ``FAIR_SHARE``: a flooder's pages make
-  room, not the table's; if no address holds more, the newcomer is told the room is full (and his page tries
-  again by itself);
-- a page without a seat that has not connected its socket within ``CONNECT_GRACE`` seconds is deleted: a
-  plain GET (a script, not a browser) builds a page that never proves itself, and would otherwise stay for the
-  framework's minute.
+  when a new one comes and the room is full, a page of the address holding the most of them is closed, if
+  that address holds more than ``FAIR_SHARE`` (one that never connected first, else its newest: a long-open
+  page, the TV, stays): a flooder's pages make room, not the table's; if no address holds more, the newcomer
+  is told the room is full (and his page tries again by itself);
+- a page that has not connected its socket within ``CONNECT_GRACE`` seconds is deleted: a plain GET (a
+  script, not a browser) builds a page that never proves itself, and would otherwise stay for the framework's
+  minute.
 
 Closing a page deletes its NiceGUI client; a browser behind it sees its socket closed and reloads. Nothing here
 reads a page's contents, only who it belongs to.
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -33,6 +34,7 @@ SEAT_PAGES = 4
 WATCHERS = 30
 FAIR_SHARE = 3
 CONNECT_GRACE = 15.0
+SETTLING = 3.0  # seconds a new page has to connect before it may be closed for another one
 
 
 @dataclass(eq=False, slots=True)
@@ -63,7 +65,7 @@ def room_pages(code: str) -> RoomPages:
 
 
 def has_room_for_watcher(code: str, address: str) -> bool:
-    """Whether a page without a seat may be built now (a flooder's oldest page is closed to make room)."""
+    """Whether a page without a seat may be built now (a flooder's page is closed to make room)."""
     pages = room_pages(code)
     watchers = pages.watchers()
     if len(watchers) < WATCHERS:
@@ -71,9 +73,9 @@ def has_room_for_watcher(code: str, address: str) -> bool:
     heaviest, count = Counter(held.address for held in watchers).most_common(1)[0]
     if count <= FAIR_SHARE:
         return False
-    # The newest of that address's pages, one without a socket first: a long-open page (the TV) stays.
-    theirs = [held for held in watchers if held.address == heaviest]
-    victim = next((held for held in reversed(theirs) if not held.client.has_socket_connection), theirs[-1])
+    victim = _victim([held for held in watchers if held.address == heaviest])
+    if victim is None:
+        return False
     _close(pages, victim)
     return True
 
@@ -81,14 +83,30 @@ def has_room_for_watcher(code: str, address: str) -> bool:
 def hold(code: str, client: Client, seat: str | None, address: str) -> None:
     """Count a page that has just been built (call once, from its builder)."""
     pages = room_pages(code)
-    held = Held(client, seat, address)
     if seat is not None:
-        for old in pages.of_seat(seat)[: max(0, len(pages.of_seat(seat)) - SEAT_PAGES + 1)]:
-            _close(pages, old)
+        mine = pages.of_seat(seat)
+        while len(mine) >= SEAT_PAGES:
+            victim = _victim(mine, newest_connected=False) or mine[0]
+            _close(pages, victim)
+            mine.remove(victim)
+    held = Held(client, seat, address)
     pages.pages.append(held)
     client.on_delete(lambda: _forget(code, held))
-    if seat is None:
-        background_tasks.create(_expire_unconnected(client), name="a page that never connects")
+    background_tasks.create(_expire_unconnected(client), name="a page that never connects")
+
+
+def _victim(candidates: list[Held], newest_connected: bool = True) -> Held | None:
+    """Which of these pages to close: the oldest that never connected (and is old enough to have tried), else a
+    connected one (the newest for watchers: a long-open page, the TV, stays; the oldest of a seat's tabs)."""
+    now = time.time()
+    unconnected = [held for held in candidates if not held.client.has_socket_connection
+                   and now - held.client.created > SETTLING]
+    if unconnected:
+        return unconnected[0]
+    connected = [held for held in candidates if held.client.has_socket_connection]
+    if not connected:
+        return None
+    return connected[-1] if newest_connected else connected[0]
 
 
 def seated(code: str, client: Client, seat: str) -> None:
@@ -101,7 +119,9 @@ def seated(code: str, client: Client, seat: str) -> None:
 
 async def _expire_unconnected(client: Client) -> None:
     await asyncio.sleep(CONNECT_GRACE)
-    if not client.is_deleted and not client.has_socket_connection and client.id in Client.instances:
+    # Not a page whose socket dropped a moment ago: NiceGUI deletes that one itself after its reconnect timeout.
+    if not client.is_deleted and not client.has_socket_connection and not client._delete_tasks \
+            and client.id in Client.instances:  # noqa: SLF001
         client.delete()
 
 
@@ -116,7 +136,13 @@ def _close(pages: RoomPages, held: Held) -> None:
     client = held.client
     if client.is_deleted or client.id not in Client.instances:
         return
+    # Forget its sockets and pending deletions first: NiceGUI would otherwise delete the client a second time when
+    # the socket we close says goodbye.
     sockets = list(getattr(client, "_socket_to_document_id", {}))
+    client._socket_to_document_id.clear()  # noqa: SLF001
+    for task in client._delete_tasks.values():  # noqa: SLF001
+        task.cancel()
+    client._delete_tasks.clear()  # noqa: SLF001
     client.delete()
     for sid in sockets:  # closed, the browser's socket reconnects, finds no page and reloads
         background_tasks.create(_disconnect(sid), name="close a closed page's socket")

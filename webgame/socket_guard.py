@@ -9,7 +9,10 @@ So the handlers of ``event``, ``javascript_response``, ``ack`` and ``log`` are w
 - a handshake counts only from a socket that carries the same browser session (the signed session cookie's
   storage id) as the request that built the page: the page's id alone is not enough;
 - a malformed message is dropped, and so are browsers' log lines; what was dropped is counted and logged as one
-  short line at most once a minute.
+  short line at most once a minute;
+- a socket that sends more than ``SOCKET_BURST`` messages at once, or more than ``SOCKET_RATE`` a second for
+  long, is closed: a phone sends a few taps and an acknowledgement every 3 s; a flood's parsing is then its
+  own page's end (the browser reloads, and page builds are limited).
 """
 
 from __future__ import annotations
@@ -29,6 +32,9 @@ from itsdangerous import BadSignature, TimestampSigner
 log = logging.getLogger(__name__)
 
 GUARDED = ("event", "javascript_response", "ack", "log")
+SOCKET_BURST, SOCKET_RATE = 200, 50.0  # messages a socket may send at once, and then per second
+_SOCKETS: dict[str, list[float]] = {}  # sid -> [messages it may still send, when that was counted]
+_CLOSING: set[str] = set()  # sockets closed for flooding, until they are gone
 REPORT_EVERY = 60.0  # seconds between two log lines about dropped messages
 DROPPED: Counter[str] = Counter()  # why messages were dropped, since the start (the tests read it)
 _reported = {"at": 0.0, "count": 0}
@@ -46,6 +52,46 @@ def install(sio: Any) -> None:
         handlers["handshake"] = _guarded_handshake(sio, handlers["handshake"])
     if "connect" in handlers:  # NiceGUI's implicit handshake (in the socket's query) calls its handshake directly
         handlers["connect"] = _guarded_connect(handlers["connect"])
+    if "disconnect" in handlers:
+        handlers["disconnect"] = _forgetting(handlers["disconnect"])
+    global _close_socket  # noqa: PLW0603 - the one server of the process
+    _close_socket = sio.disconnect
+
+
+_close_socket: Callable[[str], Any] | None = None
+
+
+def within_rate(sid: str) -> bool:
+    """Count one message of ``sid``; False once it is over its budget (the socket is then closed)."""
+    now = time.monotonic()
+    budget = _SOCKETS.get(sid)
+    if budget is None:
+        budget = _SOCKETS[sid] = [float(SOCKET_BURST), now]
+    budget[0] = min(float(SOCKET_BURST), budget[0] + (now - budget[1]) * SOCKET_RATE)
+    budget[1] = now
+    if budget[0] < 1.0:
+        return False
+    budget[0] -= 1.0
+    return True
+
+
+def _over_rate(sid: str) -> None:
+    drop("a socket over its message rate (closed)")
+    if sid not in _CLOSING and _close_socket is not None:
+        _CLOSING.add(sid)
+        from nicegui import background_tasks
+
+        background_tasks.create(_close_socket(sid), name="close a flooding socket")
+
+
+def _forgetting(handler: Callable[..., Any]) -> Callable[..., Any]:
+    def forgetting(sid: str, *args: Any) -> Any:
+        _SOCKETS.pop(sid, None)
+        _CLOSING.discard(sid)
+        return handler(sid, *args)
+
+    forgetting.guarded = True  # type: ignore[attr-defined]
+    return forgetting
 
 
 def drop(reason: str) -> None:
@@ -73,7 +119,7 @@ def owned_client(sid: str, msg: Any) -> Any:
 def well_formed(name: str, msg: dict[str, Any]) -> bool:
     if name == "event":
         args = msg.get("args", [])
-        return (isinstance(msg.get("id"), int) and isinstance(msg.get("type"), str) and isinstance(args, list)
+        return (isinstance(msg.get("id"), int) and isinstance(msg.get("listener_id"), str) and isinstance(args, list)
                 and all(arg is None or isinstance(arg, str) for arg in args))
     if name == "javascript_response":
         return isinstance(msg.get("request_id"), str)
@@ -84,6 +130,9 @@ def well_formed(name: str, msg: dict[str, Any]) -> bool:
 
 def _guarded(name: str, handler: Callable[..., Any]) -> Callable[..., Any]:
     def guarded(sid: str, msg: Any) -> Any:
+        if sid in _CLOSING or not within_rate(sid):
+            _over_rate(sid)
+            return None
         if name == "log":
             drop("browser log line")
             return None
@@ -95,7 +144,7 @@ def _guarded(name: str, handler: Callable[..., Any]) -> Callable[..., Any]:
             return None
         try:
             return handler(sid, msg)
-        except (ValueError, TypeError, KeyError):  # e.g. an argument that is not JSON
+        except (ValueError, TypeError, KeyError):  # e.g. an argument that is not JSON, an unknown listener
             drop(f"malformed {name}")
             return None
 

@@ -194,13 +194,13 @@ async def test_socket_messages_count_only_from_their_own_pages_socket(user: User
     monkeypatch.setattr(Client, "handle_event", lambda _self, msg: handled.append(msg))
     handlers = core.sio.handlers["/"]
     own = next(iter(client._socket_to_document_id))  # noqa: SLF001
-    tap_message = {"client_id": client.id, "id": 3, "type": "click", "args": []}
+    tap_message = {"client_id": client.id, "id": 3, "listener_id": "l", "args": []}
     handlers["event"]("a-bare-socket", dict(tap_message))
     assert handled == []  # knowing the page's id is not enough
     handlers["event"](own, dict(tap_message))
     assert len(handled) == 1
-    for junk in ("junk", {"client_id": client.id}, {"client_id": client.id, "id": "3", "type": "x"},
-                 {"client_id": client.id, "id": 3, "type": "click", "args": {"a": 1}}, None, [1, 2]):
+    for junk in ("junk", {"client_id": client.id}, {"client_id": client.id, "id": "3", "listener_id": "l"},
+                 {"client_id": client.id, "id": 3, "listener_id": "l", "args": {"a": 1}}, None, [1, 2]):
         handlers["event"](own, junk)
     assert len(handled) == 1
     with caplog.at_level(logging.DEBUG):
