@@ -114,7 +114,10 @@ WRONG_CODE = Limiter("wrong code, address", burst=60, per_minute=30)
 # tree subscribed to its room, so building one is a resource; a seated player's return is never counted.
 PAGE_BROWSER = Limiter("page, browser", burst=20, per_minute=20)
 PAGE = Limiter("page, address", burst=80, per_minute=60)
-LIMITERS = (CREATE, JOIN_BROWSER, JOIN, WRONG_CODE_BROWSER, WRONG_CODE, PAGE_BROWSER, PAGE)
+# A seated player's own pages: never refused, but a burst of reloads beyond this waits a moment (a light page that
+# retries by itself in a few seconds): building a page is the server's work, and a seat may flood it too.
+SEAT_PAGE = Limiter("page, seat", burst=12, per_minute=30)
+LIMITERS = (CREATE, JOIN_BROWSER, JOIN, WRONG_CODE_BROWSER, WRONG_CODE, PAGE_BROWSER, PAGE, SEAT_PAGE)
 
 
 def browser_key(browser: str) -> str:

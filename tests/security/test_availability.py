@@ -173,13 +173,20 @@ async def test_a_full_room_makes_room_from_the_flooders_pages(create_user: Calla
     STATS.add("watchers refused by a full room", 1)
 
 
-async def test_a_seat_keeps_a_few_pages(create_user: Callable[[], User]) -> None:
+async def test_a_seat_keeps_a_few_pages_and_a_reload_flood_waits(create_user: Callable[[], User],
+                                                                  fresh_limits: FakeTime) -> None:
     host = at(create_user(), TABLE)
     room = await create_room(host)
     for _ in range(page_limits.SEAT_PAGES + 4):
         await host.open(f"/r/{room.code}")
     assert len(room.subscribers) == page_limits.SEAT_PAGES
     await host.should_see(marker="start")
+    answers = [(await host.http_client.get(f"/r/{room.code}")).status_code for _ in range(20)]
+    assert answers[-1] == 429 and answers.count(200) < 20  # a flood of reloads waits a moment ...
+    fresh_limits.advance(2.5)
+    await host.open(f"/r/{room.code}")  # ... and the seat's page comes back
+    await host.should_see(marker="start")
+    assert len(room.subscribers) <= page_limits.SEAT_PAGES
 
 
 # ---------------------------------------------------------------- 3 and 6. the socket

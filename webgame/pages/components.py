@@ -173,7 +173,8 @@ async def open_room(request: Request, code: str, identity: BrowserIdentity) -> R
     """The room of a ``/r/CODE`` (or ``/r/CODE/screen``) link for this browser: the room, None (no such room:
     the caller shows ``no_room``), or a light page that asks the browser to come back later.
 
-    Never limited: a browser that holds a seat in that room (``page_limits`` keeps his own tabs few). A browser
+    Never refused: a browser that holds a seat in that room (``page_limits`` keeps his own tabs few; a burst of
+    more than a dozen reloads waits a few seconds, ``ratelimit.SEAT_PAGE``). A browser
     that has opened the room before is not counted as guessing (its code is known to be right). Otherwise wrong
     codes are counted per browser and, loosely, per address (``ratelimit.WRONG_CODES``);
     out of attempts, every code gets the same light page (a right one is delayed, never refused, and a guesser
@@ -183,7 +184,10 @@ async def open_room(request: Request, code: str, identity: BrowserIdentity) -> R
     _ = tr(identity.language)
     typed = store.normalize_code(code)
     browser, address = identity.browser, ratelimit.client_address(request)
-    if identity.token_for(typed) is not None:  # a seated player's return: never limited (page_limits caps his tabs)
+    token_hash = identity.token_hash_for(typed)
+    if token_hash is not None:  # a seated player's return: never refused (page_limits caps his tabs)
+        if not ratelimit.SEAT_PAGE.spend("seat:" + token_hash):  # a burst of reloads waits a few seconds
+            return light_page(_, identity.language, WAIT_PAGES, ratelimit.SEAT_PAGE.wait_seconds("seat:" + token_hash))
         room = await registry.find(typed)
         if room is not None:
             ratelimit.VISITS.add(browser, room.code)
