@@ -12,14 +12,18 @@ room of PLAYERS simulated phones (``bench/phone.py``, ``bench/drivers.py``), all
    - the insider, another browser on the table's address: wrong room codes, page loads of the room (its
      cookies kept), spectator sockets, log events and malformed messages on those sockets;
    - the stranger, another address, a new browser (no cookie) for every request: the same, and ``/qr/`` probes;
-   - and one seated phone of the table floods the chat (lines as fast as it can, every tenth one 60 KB).
+   - and one seated player of the table floods the chat from a second tab (lines as fast as he can, every tenth
+     one 60 KB).
    Meanwhile the table checks what must never be refused: a seated player's second tab (every 5 s), the TV's
    reload and a late spectator from the table's network (every 10 s);
-3. after: ``--settle`` seconds without the attack, play going on; the server's memory again.
+3. after: ``--settle`` seconds without the attack, play going on; the server's memory again;
+4. ``--flood`` plain GETs of the room's link, a new browser each, from one address: memory right after and 20 s
+   later.
 
 Figures: taps per phase (p50/p95/max of tap -> every screen, missed screens, refusals), the server's RSS (before,
 peak, after), the server log's growth, what the attackers sent and how it was answered, the table's checks.
-Everything goes to 127.0.0.1 only.
+Everything goes to 127.0.0.1 only. The attacker processes run niced (``NICE``): on one machine their own CPU
+would otherwise slow the server as no attacker on another machine can.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import asyncio
 import contextlib
 import json
 import multiprocessing
+import os
 import random
 import sys
 import tempfile
@@ -47,6 +52,7 @@ from bench.phone import Phone
 TABLE = "192.0.2.10"  # the table's Wi-Fi as the proxy sees it
 STRANGER = "198.51.100.7"
 ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+NICE = 10  # the attacker processes' niceness
 BIG_LINE = "x" * 60_000  # under the socket's message cap, far over the chat's length limit
 
 
@@ -138,6 +144,9 @@ def attacker_main(conn: Connection, base: str, code: str, address: str, fresh: b
     async def attack() -> dict[str, Any]:
         return await Attacker(base, code, address, fresh, seconds, requests, sockets).run()
 
+    # On one machine the attackers' own CPU would slow the server as no remote attacker can; niced, they take what
+    # the server and the table leave (the server's CPU share during the attack is the figure that tells its cost).
+    os.nice(NICE)
     try:
         conn.send(asyncio.run(attack()))
     except Exception as error:  # noqa: BLE001 - reported, not raised in a child nobody reads
@@ -167,8 +176,10 @@ class Table:
         tab.headers, tab.jar = dict(phone.headers), phone.session.cookie_jar
         try:
             await tab.load(self.room.path)
-            seated = tab.button(ROLE_BUTTON) is not None or tab.button("Hide my role") is not None \
-                or tab.has_text("Play again") or tab.has_text("The game is over")
+            # His own page (lobby, game or results), not a stranger's: no join form, not a spectator's heading.
+            seated = tab.node_key("join-name") is None and not tab.has_text("You are watching this game.") \
+                and (tab.button(ROLE_BUTTON) is not None or tab.button("Hide my role") is not None
+                     or tab.has_text("Players:") or tab.has_text("News"))
             self.checks["seated returns ok" if seated else "seated returns without the game"] += 1
         except Exception as error:  # noqa: BLE001 - counted, the figure says it
             self.checks[f"seated returns refused ({type(error).__name__})"] += 1
@@ -203,20 +214,59 @@ class Table:
                 await asyncio.wait_for(stop.wait(), every)
 
     async def chat_flood(self, stop: asyncio.Event) -> None:
-        """The table's last phone writes as fast as it can (its own flood control refuses most)."""
-        phone = self.room.phones[-1]
+        """The table's last player floods the chat from a second tab of his browser (his seat writes from any of
+        his pages): lines as fast as he can, every tenth one 60 KB; his own flood control refuses most. When the
+        server closes that tab's socket (too many messages, or its own backlog), he opens the tab again."""
+        seated = self.room.phones[-1]
+        assert seated.session is not None
+        tab = Phone(self.base, seated.label + " chat tab")
+        tab.headers, tab.jar = dict(seated.headers), seated.session.cookie_jar
         number = 0
-        while not stop.is_set():
-            key = phone.node_key("chat-input")
-            if key is not None and phone.connected:
-                number += 1
-                text = BIG_LINE if number % 10 == 0 else f"spam {number}"
-                try:
-                    await phone.tap(key, {"channel": "room", "text": text})
-                    self.checks["chat flood lines sent"] += 1
-                except (LookupError, ConnectionError):
-                    pass
-            await asyncio.sleep(0.05)
+        try:
+            while not stop.is_set():
+                if not tab.connected:
+                    try:
+                        await tab.visit(self.room.path, attempts=3)
+                        self.checks["chat flood tab (re)opened"] += 1
+                    except Exception:  # noqa: BLE001 - its page may wait (a burst of reloads); try again later
+                        await asyncio.sleep(1.0)
+                        continue
+                key = tab.node_key("chat-input")
+                if key is not None:
+                    number += 1
+                    text = BIG_LINE if number % 10 == 0 else f"spam {number}"
+                    try:
+                        await tab.tap(key, {"channel": "room", "text": text})
+                        self.checks["chat flood lines sent"] += 1
+                    except (LookupError, ConnectionError):
+                        pass
+                await asyncio.sleep(0.05)
+        finally:
+            await tab.close()
+
+
+async def get_flood(server: Server, path: str, count: int, settle: float) -> dict[str, Any]:
+    """``count`` plain GETs of the room's link from one address, a new browser each (8 at a time): the server's
+    RSS before, right after, and ``settle`` seconds later (pages that never connect are deleted after 15 s)."""
+    if count <= 0:
+        return {}
+    answers: Counter[int] = Counter()
+    before, started = rss_mb(server.pid), time.monotonic()
+    queue = iter(range(count))
+
+    async def one_at_a_time() -> None:
+        async with aiohttp.ClientSession(headers={"X-Forwarded-For": STRANGER}) as session:
+            for _ in queue:
+                session.cookie_jar.clear()
+                async with session.get(server.base + path) as response:
+                    await response.read()
+                    answers[response.status] += 1
+
+    await asyncio.gather(*(one_at_a_time() for _ in range(8)))
+    seconds, peak = time.monotonic() - started, rss_mb(server.pid)
+    await asyncio.sleep(settle)
+    return {"gets": count, "seconds": round(seconds, 1), "answers": dict(answers), "rss_before_mb": before,
+            "rss_right_after_mb": peak, f"rss_{int(settle)}s_later_mb": rss_mb(server.pid)}
 
 
 def phase_figures(stats: Stats) -> dict[str, Any]:
@@ -246,12 +296,12 @@ async def play_phase(table: Table, seconds: float, attack: bool, server: Server,
 
 
 async def run_table(server: Server, players: int, think: float, baseline: float, duration: float, settle: float,
-                    requests: int, sockets: int, log: Any) -> dict[str, Any]:
+                    requests: int, sockets: int, flood: int, log: Any) -> dict[str, Any]:
     table = Table(server.base, players, think, seed=7)
     await table.room.setup()
     await table.tv.visit(table.room.path + "/screen")
     log(f"room {table.room.code}: {players} phones seated, the TV on")
-    result: dict[str, Any] = {"players": players, "think": think}
+    result: dict[str, Any] = {"players": players, "think": think, "load_average": os.getloadavg()[0]}
     quiet: list[float] = []
     result["baseline"] = phase_figures(await play_phase(table, baseline, False, server, quiet))
     result["rss_before_mb"] = rss_mb(server.pid)
@@ -279,22 +329,28 @@ async def run_table(server: Server, players: int, think: float, baseline: float,
     result["rss_peak_mb"] = max(during, default=0.0)
     result["log_growth_kb"] = (server.log.stat().st_size - log_size) / 1024
     result["table_checks"] = dict(table.checks)
+    result["table_phones_dropped"] = {phone.label: phone.drop_reason for phone in table.room.phones
+                                      if not phone.connected}
     after: list[float] = []
     result["after"] = phase_figures(await play_phase(table, settle, False, server, after))
     result["rss_after_mb"] = rss_mb(server.pid)
+    result["get_flood"] = await get_flood(server, table.room.path, flood, settle=20.0)
+    result["load_average_after"] = os.getloadavg()[0]
     await table.tv.close()
     await table.room.close()
     return result
 
 
 def run(players: int = 8, think: float = 1.0, baseline: float = 30.0, duration: float = 60.0, settle: float = 60.0,
-        requests: int = 20_000, sockets: int = 150, data: Path | None = None, log: Any = print) -> dict[str, Any]:
+        requests: int = 20_000, sockets: int = 150, flood: int = 2000, data: Path | None = None,
+        log: Any = print) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="mafia-attack-") as temp:
         folder = data or Path(temp)
         server = Server("game", folder, free_port(), env={"TRUST_PROXY": "1"})
         server.start()
         try:
-            return asyncio.run(run_table(server, players, think, baseline, duration, settle, requests, sockets, log))
+            return asyncio.run(run_table(server, players, think, baseline, duration, settle, requests, sockets, flood,
+                                         log))
         finally:
             server.stop()
 
@@ -308,10 +364,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--settle", type=float, default=60.0, help="seconds of play after the attack")
     parser.add_argument("--requests", type=int, default=20_000, help="at most this many requests per attacker")
     parser.add_argument("--sockets", type=int, default=150, help="at most this many spectator sockets per attacker")
+    parser.add_argument("--flood", type=int, default=2000, help="plain GETs of the room's link at the end")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     result = run(args.players, args.think, args.baseline, args.duration, args.settle, args.requests, args.sockets,
-                 log=lambda text: print(text, file=sys.stderr))
+                 args.flood, log=lambda text: print(text, file=sys.stderr))
     text = json.dumps(result, indent=2)
     print(text)
     if args.json:
