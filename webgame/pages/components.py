@@ -160,11 +160,12 @@ def light_page(_: Translator, language: str, message: str, seconds: int) -> HTML
     itself after ``seconds`` (the browser's own retry, at the pace the limit allows). No player text in it."""
     seconds = max(1, min(int(seconds), 600))
     text = html.escape(_(message).format(seconds=seconds))
+    title = html.escape(_(WAIT_TITLE))
     body = (f'<!DOCTYPE html><html lang="{html.escape(language)}"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f'<meta http-equiv="refresh" content="{seconds}"><title>{html.escape(_(WAIT_TITLE))}</title>'
+            f'<meta http-equiv="refresh" content="{seconds}"><title>{title}</title>'
             f'<link rel="stylesheet" href="/static/mafia.css"></head>'
-            f'<body><main class="mafia-page"><p class="mafia-big">{html.escape(_(WAIT_TITLE))}</p>'
+            f'<body><main class="mafia-page"><p class="mafia-big">{title}</p>'
             f'<p data-testid="wait">{text}</p></main></body></html>')
     return HTMLResponse(body, status_code=429, headers={"Retry-After": str(seconds), "Cache-Control": "no-store"})
 
