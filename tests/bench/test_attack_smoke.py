@@ -7,10 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from bench.attack import run
+from webgame import ratelimit
 
 
 def test_a_table_plays_on_while_it_is_attacked(tmp_path: Path) -> None:
-    result = run(players=4, think=0.3, baseline=2.0, duration=5.0, settle=1.0, requests=600, sockets=12,
+    result = run(players=4, think=0.3, baseline=2.0, duration=5.0, settle=1.0, requests=600, sockets=12, flood=0,
                  data=tmp_path, log=lambda _text: None)
     attack, checks = result["attack"], result["table_checks"]
     assert attack["actions"] > 0 and attack["missed"] == 0 and attack["errors"] == 0, attack
@@ -19,7 +20,9 @@ def test_a_table_plays_on_while_it_is_attacked(tmp_path: Path) -> None:
     assert checks.get("seated returns ok", 0) >= 1 and checks.get("TV reloads ok", 0) >= 1, checks
     assert checks.get("late spectators ok", 0) >= 1 and checks.get("chat flood lines sent", 0) > 0, checks
     insider, stranger = result["attackers"]["insider"], result["attackers"]["stranger"]
-    assert insider.get("wrong code 429", 0) > 0  # its own browser waits; the table above did not
+    # Its own browser gets its few wrong codes (two at a time may pass the check together), then waits; the
+    # table above did not.
+    assert insider.get("wrong code 200", 0) <= ratelimit.WRONG_CODE_BROWSER.burst + 2, insider
     assert insider.get("log and malformed messages sent", 0) + stranger.get("log and malformed messages sent", 0) > 0
     for attacker in (insider, stranger):
         assert not any(name.startswith("server error") or " 500" in name for name in attacker), attacker
