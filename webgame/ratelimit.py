@@ -1,21 +1,29 @@
-"""Per-address rate limits against pranksters on the open internet: token buckets keyed by client IP.
+"""Rate limits against pranksters: token buckets per browser, inside looser ones per address.
 
 A bucket holds up to ``burst`` tokens and gains ``per_minute`` of them a minute; an attempt spends one, and
-with none left it is refused (the page says so, in the reader's language). Limited:
+with none left it is refused or, for page loads, asked to come back (a light page that reloads itself). Limited:
 
-- creating a room (``CREATE``): a party needs a few, a script that fills the database needs many;
-- joining (``JOIN``): opening a room by its code on the start page, taking a seat in a lobby;
-- wrong room codes (``WRONG_CODE``): room codes are 5 characters from 32 (about 33 million), so guessing one
-  takes millions of tries; this makes each address try a few a minute. Only unknown codes are spent, but an
-  address that is out of tokens is refused before any lookup, so guessing costs no database queries.
+- creating a room (``CREATE``, per address): a party needs a few, a script that fills the database needs many;
+- taking a seat in a lobby (``JOINS``): per browser, and loosely per address (a table of 30 shares one Wi-Fi);
+- wrong room codes (``WRONG_CODES``): room codes are 5 characters from 32 (about 33 million), so guessing one
+  takes millions of tries; each browser gets a few a minute, each address a few dozen. Only wrong codes are
+  spent; a browser (or address) out of attempts gets the same answer for every code, before any lookup, so a
+  right code is delayed, never refused, and guessing costs no database queries;
+- building a room page for a browser without a seat there (``PAGES``): a page is a whole element tree
+  subscribed to its room; a seated player's own pages are never refused (``SEAT_PAGE`` only spaces a burst of
+  reloads by a few seconds).
+
+Why the browser first: a table shares one public address, so a limit per address let one phone's guesses lock
+every phone of the table out (issue 14). The browser is NiceGUI's storage id in the signed session cookie; a
+flooder who throws his cookies away is a new browser each time, and only then does the address's bound bite.
 
 The address is ``request.client.host``. Behind a reverse proxy every request comes from the proxy, so with
 ``TRUST_PROXY=1`` the last entry of ``X-Forwarded-For`` (the address our proxy saw) is used instead. Never set
 it without such a proxy: anyone could then pick his own address. The machine itself (loopback: the tests,
-the load generator, a local game) is not limited.
+the load generator, a local game) is not limited per address (per browser it is).
 
 Buckets live in memory, per process, like the rooms; a bucket that has refilled is forgotten, so the table
-stays small (and at most ``MAX_KEYS`` addresses are kept: the oldest go first).
+stays small (and at most ``MAX_KEYS`` keys are kept: the oldest go first).
 """
 
 from __future__ import annotations
