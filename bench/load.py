@@ -86,8 +86,9 @@ def machine_busy() -> tuple[float, float]:
 class Server:
     """The app under test as a subprocess: the game, or the floor app."""
 
-    def __init__(self, kind: str, data: Path, port: int) -> None:
+    def __init__(self, kind: str, data: Path, port: int, env: dict[str, str] | None = None) -> None:
         self.kind = kind
+        self.env = dict(env or {})  # more of the server's environment (bench.attack: TRUST_PROXY)
         self.data = data
         self.port = port
         self.process: subprocess.Popen[bytes] | None = None
@@ -102,6 +103,7 @@ class Server:
         env.update(MAFIA_BENCH="1", MAFIA_DATA_DIR=str(self.data), NICEGUI_STORAGE_PATH=str(self.data / "nicegui"),
                    PORT=str(self.port), HOST="127.0.0.1", STORAGE_SECRET="bench secret", PYTHONUNBUFFERED="1",
                    PYTHONPATH=str(REPO))
+        env.update(self.env)
         module = "bench.serve" if self.kind == "game" else "bench.floor_app"
         if self.kind == "game" and os.environ.get("BENCH_GC_LOG") == "1":
             module = "bench.gc_log"  # the game, with slow garbage collections in its log

@@ -139,6 +139,8 @@ class Phone:
         self.message_bytes = 0
         self.drop_reason = ""
         self.reconnect = False  # after a drop: retry like socket.io, reload like nicegui.js
+        self.headers: dict[str, str] = {}  # sent with every request (the bench's X-Forwarded-For: an address)
+        self.jar: aiohttp.CookieJar | None = None  # another phone's cookies: a second tab of the same browser
 
     # ------------------------------------------------------------ HTTP
 
@@ -148,8 +150,8 @@ class Phone:
                 # A fresh connection per request, as a browser opens one for its websocket: a socket upgraded on
                 # a reused keep-alive connection was dropped by the server after its keep-alive timeout.
                 connector=aiohttp.TCPConnector(force_close=True),
-                cookie_jar=aiohttp.CookieJar(unsafe=True),
-                headers={"Accept-Language": self.language, "User-Agent": "mafia-bench phone"},
+                cookie_jar=self.jar if self.jar is not None else aiohttp.CookieJar(unsafe=True),
+                headers={"Accept-Language": self.language, "User-Agent": "mafia-bench phone", **self.headers},
                 timeout=aiohttp.ClientTimeout(total=None, sock_connect=30),  # a total would end the socket too
             )
 
@@ -323,7 +325,7 @@ class Phone:
         if self.ws is not None:
             await self.ws.close()
         if self.session is not None:
-            await self.session.close()
+            await self.session.close()  # a shared cookie jar stays with the phone it came from
             self.session = None
 
     # ------------------------------------------------------------ the page

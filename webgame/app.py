@@ -21,7 +21,7 @@ from nicegui import app, background_tasks, ui
 
 from webgame import framework, transport
 from webgame.clock import Clock
-from webgame.db import register_database
+from webgame.db import data_dir, register_database
 from webgame.identity import storage_secret
 from webgame.pages import home, results_screen, room
 from webgame.rooms import registry
@@ -120,8 +120,24 @@ def setup() -> None:
     framework.install()  # NiceGUI's per-element signature checks, remembered (webgame.framework)
 
 
+BROWSER_STORAGE = "browsers"  # NiceGUI's per-browser storage (the seat tokens), in MAFIA_DATA_DIR
+
+
+def place_browser_storage() -> Path:
+    """NiceGUI keeps every browser's storage (its seat tokens) in ``./.nicegui`` of the working directory unless
+    told otherwise: put it in the data folder, next to the database and the storage secret, unless
+    ``NICEGUI_STORAGE_PATH`` says where."""
+    from nicegui.storage import Storage
+
+    chosen = os.environ.get("NICEGUI_STORAGE_PATH")
+    path = Path(chosen).resolve() if chosen else (data_dir() / BROWSER_STORAGE).resolve()
+    Storage.path = path
+    return path
+
+
 def run() -> None:
     tune_gc()
+    place_browser_storage()
     ui.run(
         host=os.environ.get("HOST", "0.0.0.0"),
         port=int(os.environ.get("PORT", "8080")),

@@ -7,19 +7,19 @@ the game and hands the answer in, so this module (like ``webgame.projection``) i
 from __future__ import annotations
 
 import logging
-import unicodedata
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from webgame import store
+from webgame import chat_limits, store
+from webgame.chat_limits import CHAT_BURST, CHAT_MAX_LENGTH, CHAT_WINDOW
 from webgame.errors import Refusal
 from webgame.i18n import N_
 
 log = logging.getLogger(__name__)
 
-CHAT_MAX_LENGTH = 300
+__all__ = ["CHAT_BURST", "CHAT_KEPT", "CHAT_MAX_LENGTH", "CHAT_WINDOW", "Chat", "ChatLine"]
+
 CHAT_KEPT = 500
-CHAT_BURST, CHAT_WINDOW = 5, 10.0  # flood control: at most this many messages per writer in this many seconds
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,16 +32,6 @@ class ChatLine:
     text: str
 
 
-def clean_chat(text: str) -> str:
-    """The message without surrounding blanks and control or format characters; refused when empty or too long."""
-    clean = "".join(char for char in (text or "").strip() if unicodedata.category(char) not in {"Cc", "Cf"})
-    if not clean:
-        raise Refusal(N_("Write something first."))
-    if len(clean) > CHAT_MAX_LENGTH:
-        raise Refusal(N_("A message can have at most {count} characters."), count=CHAT_MAX_LENGTH)
-    return clean
-
-
 @dataclass(eq=False)
 class Chat:
     """The running game's chat lines (a new game starts with none), and when each writer last wrote."""
@@ -51,11 +41,9 @@ class Chat:
     times: dict[str, list[float]] = field(default_factory=dict)  # writer's token hash -> his last messages
 
     def admit(self, writer: str, text: str, now: float) -> str:
-        """The message as it will be kept, if this writer may send one now (else ``Refusal``)."""
-        clean = clean_chat(text)
-        if len(self._recent(writer, now)) >= CHAT_BURST:
-            raise Refusal(N_("You are writing too fast. Wait a few seconds."))
-        return clean
+        """The message as it will be kept, if this writer may send one now (else ``Refusal``); every attempt
+        counts against his flood control, the refused ones too (``webgame.chat_limits``)."""
+        return chat_limits.admit(self.times, writer, text, now)
 
     async def keep(self, room_id: int, game_id: int | None, writer: str, line: ChatLine, now: float) -> None:
         """Save an admitted line, then keep it (the oldest beyond ``CHAT_KEPT`` go); a line the database did not
@@ -66,7 +54,6 @@ class Chat:
         except Exception:
             log.exception("room %s: a chat message could not be saved", self.code)
             raise Refusal(N_("The message could not be saved. Please try again.")) from None
-        self.times[writer] = [*self._recent(writer, now), now]
         self.lines.append(line)
         del self.lines[:-CHAT_KEPT]
 
@@ -76,6 +63,3 @@ class Chat:
 
     def clear(self) -> None:
         self.lines = []
-
-    def _recent(self, writer: str, now: float) -> list[float]:
-        return [t for t in self.times.get(writer, []) if now - CHAT_WINDOW < t <= now]

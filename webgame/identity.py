@@ -53,6 +53,7 @@ class BrowserIdentity:
 
     storage: MutableMapping[str, Any]
     language: str
+    browser: str = ""  # the browser's storage id (its session): what per-browser rate limits key on
 
     def token_for(self, code: str) -> str | None:
         seats = self.storage.get("seats")
@@ -73,10 +74,19 @@ class BrowserIdentity:
         return store.hash_token(token) if token else None
 
 
+# Letters that draw nothing (fillers, blank patterns): a name made of them is invisible on every phone.
+_BLANK_CHARACTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u17b4\u17b5\u2028\u2029\u00ad")
+MAX_MARKS = 2  # combining marks on one letter; more stack up and spill over the rows around the name
+_RIGHT_TO_LEFT = frozenset({"R", "AL"})
+
+
 def clean_name(raw: str | None, taken: list[str]) -> str:
     """The name as it will be shown, or a Refusal: 1-24 characters after trimming, no control characters,
-    not already used in the room (ignoring case). Markup is allowed and stays inert text (``ui.label``)."""
-    name = unicodedata.normalize("NFC", (raw or "").strip())
+    nothing invisible (and something to see), at most two combining marks on a letter, no digits with
+    right-to-left letters (the browser would move them to the front: "אבג .1" shows as a seat number), not
+    already used in the room (ignoring case). Markup is allowed and stays inert text (``ui.label``)."""
+    raw = (raw or "")[: NAME_MAX_LENGTH * 8]  # anything longer is refused below; cut before the work
+    name = unicodedata.normalize("NFC", raw.strip())
     if any(unicodedata.category(char) in _REFUSED_CATEGORIES for char in name):
         raise Refusal(N_("A name cannot contain control characters."))
     name = " ".join(name.split())
@@ -84,7 +94,33 @@ def clean_name(raw: str | None, taken: list[str]) -> str:
         raise Refusal(N_("Please enter your name."))
     if len(name) > NAME_MAX_LENGTH:
         raise Refusal(N_("A name can have at most {count} characters."), count=NAME_MAX_LENGTH)
+    if any(char in _BLANK_CHARACTERS for char in name) or not any(_visible(char) for char in name):
+        raise Refusal(N_("A name needs letters or digits that can be seen."))
+    if _too_many_marks(name):
+        raise Refusal(N_("A name can have at most two accents on a letter."))
+    if any(unicodedata.bidirectional(char) in _RIGHT_TO_LEFT for char in name) and any(
+            unicodedata.category(char) == "Nd" for char in name):
+        raise Refusal(N_("A name written right to left cannot contain digits."))
     folded = name.casefold()
     if any(other.casefold() == folded for other in taken):
         raise Refusal(N_("The name {name} is already taken in this room."), name=name)
     return name
+
+
+def _visible(char: str) -> bool:
+    """A letter, digit, symbol or punctuation (blanks are refused before)."""
+    return unicodedata.category(char)[0] in "LNSP"
+
+
+def _too_many_marks(name: str) -> bool:
+    """More than ``MAX_MARKS`` combining marks in a row, or a mark with no letter before it."""
+    run = 0
+    name = unicodedata.normalize("NFD", name)  # a precomposed letter counts its accents too
+    for index, char in enumerate(name):
+        if unicodedata.category(char) in ("Mn", "Me"):
+            run += 1
+            if run > MAX_MARKS or index == 0 or name[index - 1] == " ":
+                return True
+        else:
+            run = 0
+    return False

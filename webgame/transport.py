@@ -23,6 +23,8 @@ from typing import Any
 from fastapi.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from webgame import socket_guard
+
 COMPRESSED_PREFIXES = ("/_nicegui/", "/static/")
 
 
@@ -52,17 +54,25 @@ class GZipStaticOnly:
 RUN_KWARGS: dict[str, Any] = {
     "gzip_middleware_factory": GZipStaticOnly,
     "ws_per_message_deflate": False,  # uvicorn: no permessage-deflate on the socket
+    # uvicorn would take X-Forwarded-For from 127.0.0.1 as the client's address; ``ratelimit.client_address``
+    # reads it itself, and only with TRUST_PROXY=1 (docs/SECURITY.md).
+    "proxy_headers": False,
 }
+MAX_MESSAGE_BYTES = 64 * 1024  # a browser's socket message: a tap, a chat line; a bigger one closes its socket
 
 
 def uncompressed_socket() -> None:
-    """socket.io's long-polling fallback compresses its answers unless told not to. Also: text packets only."""
+    """socket.io's long-polling fallback compresses its answers unless told not to. Also: text packets only,
+    messages from browsers of at most ``MAX_MESSAGE_BYTES``, and the events a page's socket may send checked
+    (``webgame.socket_guard``)."""
     from nicegui import core
 
     if core.sio is not None:
         core.sio.eio.http_compression = False
+        core.sio.eio.max_http_buffer_size = MAX_MESSAGE_BYTES
         core.sio.packet_class = text_packet_class(core.sio.packet_class)
         direct_emit(core.sio.manager)
+        socket_guard.install(core.sio)
 
 
 def text_packet_class(base: type) -> type:

@@ -4,7 +4,8 @@
   host of another room): refused, and the room exactly as before (state, settings, seats, database log);
 - a non-host's own page, given the host's controls anyway (as a forged client would), gets refusals;
 - seat tokens: 192 random bits, never stored (only their SHA-256), useless in another room;
-- rate limits per client address (creating rooms, joining, wrong codes), X-Forwarded-For only when trusted;
+- rate limits (creating rooms per address; wrong codes per browser, then loosely per address),
+  X-Forwarded-For only when trusted;
 - the session cookie is HttpOnly and SameSite=Lax (Secure on request); the storage secret comes from the
   environment or is made once and kept.
 """
@@ -244,19 +245,25 @@ async def test_creating_joining_and_guessing_are_rate_limited(create_user: Calla
     guesser = create_user()
     guesser.http_client.headers["X-Forwarded-For"] = "198.51.100.23"
     real = next(iter(rooms.registry.rooms))
-    for attempt in range(ratelimit.WRONG_CODE.burst):
+    for attempt in range(ratelimit.WRONG_CODE_BROWSER.burst):
         await guesser.open(f"/r/QQQ{attempt:02d}")
         await guesser.should_see("There is no room with this code.")
-    await guesser.open(f"/r/{real}")  # out of attempts: even a right code is refused, without a lookup
-    await guesser.should_see("There is no room with this code.")
-    await guesser.should_see("Check the code, or wait a minute if you tried many.")
+    # Out of attempts: every code, the right one too, gets the same small page that waits (no lookup is made):
+    # the right code is delayed, never refused, and the guess tells nothing.
+    waiting = await guesser.http_client.get(f"/r/{real}")
+    assert waiting.status_code == 429 and "Too many wrong room codes from this browser or network" in waiting.text
+    assert int(waiting.headers["Retry-After"]) >= 1
     await guesser.open("/")
     guesser.find(marker="join-code").type(real)
     guesser.find(marker="join-room").click()
-    await guesser.should_see("Too many attempts from your network. Please wait a minute and try again.")
+    await wait_for(lambda: guesser.notify.contains("Too many wrong room codes from this browser or network"))
     STATS.add("rate-limited requests", 2)
 
-    friend = create_user()  # another address is not affected
+    neighbour = create_user()  # another browser on the same network is not affected
+    neighbour.http_client.headers["X-Forwarded-For"] = "198.51.100.23"
+    await neighbour.open(f"/r/{real}")
+    await neighbour.should_see(marker="join-name")
+    friend = create_user()  # nor another address
     friend.http_client.headers["X-Forwarded-For"] = "192.0.2.10"
     await friend.open(f"/r/{real}")
     await friend.should_see(marker="join-name")

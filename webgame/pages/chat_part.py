@@ -8,12 +8,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from webgame import chat_limits
 from webgame.chat import ChatLine
-from webgame.pages import components
+from webgame.pages import components, evenness
 
 if TYPE_CHECKING:
     from webgame.pages.page_protocols import GameScreen
     from webgame.pages.screen import Draft
+
+
+CHAT_PAGE_BYTES = 16384  # a tap for older (or the latest) chat lines is answered with this many bytes (or more)
 
 
 class ChatPart:
@@ -23,6 +27,7 @@ class ChatPart:
         self.view = view
         self.chat_sent = 0  # messages this page wrote that the room took (the browser then empties its box)
         self.saying = False  # a message of this page is on its way to the room
+        self.chat_last: ChatLine | None = None  # the last chat line shown (None: the latest ones)
 
     def draw(self, d: Draft) -> None:
         """The fourth part: the chat this viewer may read, and the box where he writes to the channels he may
@@ -51,10 +56,17 @@ class ChatPart:
         lines = [line for line in (proj.chat if proj is not None else []) if line.channel in readable]
         if not lines and not writable:
             return
+        end = len(lines)
+        if self.chat_last is not None:  # a page of older lines, ending at the line it ended at when asked for
+            end = next((index + 1 for index, line in enumerate(lines) if line is self.chat_last), end)
+        start = max(0, end - chat_limits.SHOWN)
         with d.card("mafia-card"):
             d.label(_("Chat"), "font-bold")
+            if start > 0:
+                d.button(_("Earlier messages"), lambda: self._chat_page(lines[start - 1]), "chat-earlier",
+                         flat=True, no_caps=True)
             with d.column("mafia-chat gap-1", tid):
-                for line in lines:
+                for line in lines[start:end]:
                     with d.row("gap-1 no-wrap items-baseline"):
                         if line.channel == "mafia":
                             d.badge(_("mafia"), "negative")
@@ -63,9 +75,20 @@ class ChatPart:
                         author = self.view.name_of(line.seat) if line.seat else _("Moderator")
                         d.label(author + ":", "font-bold whitespace-nowrap")
                         d.label(line.text, "mafia-wrap")
+            if end < len(lines):
+                d.button(_("Latest messages"), lambda: self._chat_page(None), "chat-latest", flat=True,
+                         no_caps=True)
             if writable:
                 d.chat_box(self.channel_names(writable), self.say, "chat-input", "chat-send", _("Message"), _("Send"),
                            self.chat_sent)
+
+    def _chat_page(self, last: ChatLine | None) -> None:
+        """Show the lines up to ``last`` (None: the latest). The chat part draws ``chat_limits.SHOWN`` lines at
+        most, so a new line costs every reader (and, padded, every phone) a few kilobytes, not the whole chat; the
+        answer to this tap has a fixed size, whatever the chat holds (``evenness.pad_alone``)."""
+        self.chat_last = last
+        self.view.page.fourth.refresh()
+        evenness.pad_alone(self.view.page, CHAT_PAGE_BYTES)
 
     async def say(self, value: Any) -> None:
         """The chat box's message: ``{channel, text}`` as the browser sends it (anything else does nothing)."""
@@ -75,6 +98,7 @@ class ChatPart:
         channel, text = value.get("channel"), value.get("text")
         if not isinstance(text, str) or not writable:
             return
+        text = text[: chat_limits.INPUT_CUT + 1]  # a megabyte is refused for its length, not walked through
         if not isinstance(channel, str):
             channel = writable[0]
         self.saying = True

@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import functools
+import html
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import qrcode
 import qrcode.image.svg
-from nicegui import app, ui
+from nicegui import Client, app, ui
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import HTMLResponse, Response
 
 from engine.errors import RuleError
-from webgame import ratelimit
+from webgame import page_limits, ratelimit, store
 from webgame.errors import Refusal
-from webgame.i18n import LANGUAGES, Translator, from_accept_language, translator
+from webgame.i18n import LANGUAGES, N_, Translator, from_accept_language, translator
 from webgame.identity import BrowserIdentity
 from webgame.pages.screen import Draft, Screen
 from webgame.rooms import Room, refusal_text, registry
@@ -43,7 +44,15 @@ def read_identity(request: Request) -> BrowserIdentity:
     language = storage.get("lang")
     if language not in LANGUAGES:
         language = from_accept_language(request.headers.get("accept-language"))
-    return BrowserIdentity(storage=storage, language=str(language))
+    return BrowserIdentity(storage=storage, language=str(language), browser=browser_of(request))
+
+
+def browser_of(request: Request) -> str:
+    """The browser's storage id (NiceGUI's session id, in the signed session cookie), or "" without one."""
+    try:
+        return str(request.session.get("id") or "")
+    except AssertionError:  # no session middleware (no storage secret)
+        return ""
 
 
 def page_head() -> None:
@@ -95,9 +104,10 @@ def qr_path(code: str) -> str:
 
 
 def qr_image(request: Request, code: str) -> Response:
-    """``/qr/CODE``: the QR code of a room that this server has in memory (a phone's lobby has just loaded
-    it), cached by the browser. Other codes: 404, without a database lookup."""
-    room = registry.get(code)
+    """``/qr/CODE``: the QR code of a room, for a browser that has opened that room's page (its lobby has just
+    asked for it): anything else gets 404 without a lookup, so the route tells nobody whether a code exists."""
+    typed = store.normalize_code(code)
+    room = registry.get(typed) if ratelimit.VISITS.has(browser_of(request), typed) else None
     if room is None:
         return Response(status_code=404)
     return Response(qr_svg(room_url(request, room.code)), media_type="image/svg+xml",
@@ -131,19 +141,94 @@ async def guarded(_: Translator, work: Callable[[], Awaitable[Any]]) -> bool:
 
 
 async def find_room(request: Request, code: str) -> Room | None:
-    """The room of a ``/r/CODE`` link, or None. Wrong codes are rate-limited per address (``WRONG_CODE``): an
-    address out of attempts gets None at once, without a lookup, until its bucket refills."""
-    address = ratelimit.client_address(request)
-    if ratelimit.WRONG_CODE.blocked(address):
-        return None
-    room = await registry.find(code)
+    """The room of a ``/r/CODE`` link, or None; no limit (the pages use ``open_room``)."""
+    return await registry.find(code)
+
+
+WAIT_TITLE = N_("Please wait")
+WAIT_GUESSES = N_("Too many wrong room codes from this browser or network. This page tries again by itself in "
+                  "{seconds} seconds.")
+WAIT_PAGES = N_("Too many pages opened from this browser or network. This page tries again by itself in "
+                "{seconds} seconds.")
+WAIT_FULL = N_("This room has as many watchers as it can take. This page tries again by itself in {seconds} "
+               "seconds.")
+FULL_RETRY = 30  # seconds before a page refused for a full room asks again
+
+
+def light_page(_: Translator, language: str, message: str, seconds: int) -> HTMLResponse:
+    """A small page instead of a room page: no NiceGUI client, no subscription, a few hundred bytes; it reloads
+    itself after ``seconds`` (the browser's own retry, at the pace the limit allows). No player text in it."""
+    seconds = max(1, min(int(seconds), 600))
+    text = html.escape(_(message).format(seconds=seconds))
+    title = html.escape(_(WAIT_TITLE))
+    body = (f'<!DOCTYPE html><html lang="{html.escape(language)}"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<meta http-equiv="refresh" content="{seconds}"><title>{title}</title>'
+            f'<link rel="stylesheet" href="/static/mafia.css"></head>'
+            f'<body><main class="mafia-page"><p class="mafia-big">{title}</p>'
+            f'<p data-testid="wait">{text}</p></main></body></html>')
+    return HTMLResponse(body, status_code=429, headers={"Retry-After": str(seconds), "Cache-Control": "no-store"})
+
+
+async def open_room(request: Request, code: str, identity: BrowserIdentity) -> Room | Response | None:
+    """The room of a ``/r/CODE`` (or ``/r/CODE/screen``) link for this browser: the room, None (no such room:
+    the caller shows ``no_room``), or a light page that asks the browser to come back later.
+
+    Never refused: a browser that holds a seat in that room (``page_limits`` keeps his own tabs few; a burst of
+    more than a dozen reloads waits a few seconds, ``ratelimit.SEAT_PAGE``). A browser
+    that has opened the room before is not counted as guessing (its code is known to be right). Otherwise wrong
+    codes are counted per browser and, loosely, per address (``ratelimit.WRONG_CODES``);
+    out of attempts, every code gets the same light page (a right one is delayed, never refused, and a guesser
+    learns nothing until his attempts come back; no lookup is made). A right code then builds a page only if
+    the browser and the address may build one more (``ratelimit.PAGES``) and the room has room for another page
+    without a seat (``page_limits``)."""
+    _ = tr(identity.language)
+    typed = store.normalize_code(code)
+    browser, address = identity.browser, ratelimit.client_address(request)
+    token_hash = identity.token_hash_for(typed)
+    if token_hash is not None:  # a seated player's return: never refused (page_limits caps his tabs)
+        if not ratelimit.SEAT_PAGE.spend("seat:" + token_hash):  # a burst of reloads waits a few seconds
+            return light_page(_, identity.language, WAIT_PAGES, ratelimit.SEAT_PAGE.wait_seconds("seat:" + token_hash))
+        room = await registry.find(typed)
+        if room is not None:
+            ratelimit.VISITS.add(browser, room.code)
+        return room
+    if ratelimit.VISITS.has(browser, typed):  # opened before: the code is right, no guess to count
+        room = await registry.find(typed)
+    else:
+        if ratelimit.WRONG_CODES.blocked(browser, address):
+            return light_page(_, identity.language, WAIT_GUESSES,
+                              ratelimit.WRONG_CODES.wait_seconds(browser, address))
+        room = await registry.find(typed)
+        if room is None:
+            ratelimit.WRONG_CODES.spend(browser, address)
     if room is None:
-        ratelimit.WRONG_CODE.spend(address)
+        return None
+    if not ratelimit.PAGES.spend(browser, address):
+        return light_page(_, identity.language, WAIT_PAGES, ratelimit.PAGES.wait_seconds(browser, address))
+    if not page_limits.has_room_for_watcher(room.code, address):
+        return light_page(_, identity.language, WAIT_FULL, FULL_RETRY)
+    ratelimit.VISITS.add(browser, room.code)
     return room
 
 
+def hold_page(room: Room, identity: BrowserIdentity, request: Request, seat: bool = True) -> None:
+    """Count the page just built for this request in its room's pages (``page_limits``); ``seat``: whether the
+    browser's seat counts (False: the TV's page, a watcher whoever opens it)."""
+    token_hash = identity.token_hash_for(room.code) if seat else None
+    page_limits.hold(room.code, ui.context.client, token_hash, ratelimit.client_address(request))
+
+
+def not_a_page(client: Client, response: Response) -> Response:
+    """Answer with ``response`` instead of the page NiceGUI started for this request (and drop that page)."""
+    if not client.is_deleted and client.id in Client.instances:
+        client.delete()
+    return response
+
+
 def no_room(_: Translator, identity: BrowserIdentity) -> None:
-    """The page of a code that leads nowhere (or of an address that guessed too many)."""
+    """The page of a code that leads nowhere; it is deleted unless its browser connects (``page_limits``)."""
+    page_limits.expire_unconnected(ui.context.client)
     with ui.column().classes("mafia-page"):
         header(_, identity)
         ui.label(_("There is no room with this code.")).classes("mafia-big")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from nicegui import ui
 from starlette.requests import Request
 
-from webgame import ratelimit, store
+from webgame import page_limits, ratelimit, store
 from webgame.i18n import LANGUAGES
 from webgame.pages import components, wording
 from webgame.pages.components import testid
@@ -18,6 +18,7 @@ def register() -> None:
         identity = components.read_identity(request)
         _ = components.tr(identity.language)
         components.page_head()
+        page_limits.expire_unconnected(ui.context.client)  # a GET that never connects is not kept for a minute
         busy = {"now": False}
 
         address = ratelimit.client_address(request)
@@ -52,14 +53,17 @@ def register() -> None:
             if not typed or any(char not in store.CODE_ALPHABET for char in typed):
                 ui.notify(_("A room code has 5 letters and digits, like K7QXM."), type="warning", position="top")
                 return
-            if ratelimit.WRONG_CODE.blocked(address):  # guessing codes: refused before any lookup
-                ui.notify(_(ratelimit.TOO_MANY), type="warning", position="top")
-                return
-            if limited(ratelimit.JOIN):
+            # No limit on a right code: only wrong ones are counted, per browser (and loosely per address); out
+            # of attempts, the browser waits before any lookup (webgame/ratelimit.py).
+            known = identity.token_for(typed) is not None or ratelimit.VISITS.has(identity.browser, typed)
+            if not known and ratelimit.WRONG_CODES.blocked(identity.browser, address):
+                seconds = ratelimit.WRONG_CODES.wait_seconds(identity.browser, address)
+                ui.notify(_(components.WAIT_GUESSES).format(seconds=seconds), type="warning", position="top")
                 return
             room = await registry.find(typed)
             if room is None:
-                ratelimit.WRONG_CODE.spend(address)
+                if not known:
+                    ratelimit.WRONG_CODES.spend(identity.browser, address)
                 ui.notify(_("There is no room with this code."), type="warning", position="top")
                 return
             if room.stage is Stage.FINISHED and identity.token_for(room.code) is None:

@@ -12,7 +12,7 @@ from nicegui import ui
 
 from engine.dealing import PLAYER_RANGE
 from engine.options import OPTION_TABLES, OptionSpec
-from webgame import ratelimit, store
+from webgame import page_limits, ratelimit, store
 from webgame.pages import components, lobby_summary, wording
 from webgame.pages.components import testid
 from webgame.pages.screen import Draft
@@ -79,18 +79,23 @@ class LobbyView:
         name = text if isinstance(text, str) else ""
         if page.busy or room.seat_by_hash(page.token_hash) is not None:
             return
-        if not ratelimit.JOIN.spend(page.address):  # pranksters filling a lobby with names
+        # A browser has one seat per room: a second tab opened before joining takes the seat the first one took.
+        token = page.identity.token_for(room.code)
+        if token is not None and room.seat_by_hash(store.hash_token(token)) is None:
+            token = None  # that seat was removed by the host: a new one
+        if token is None and not ratelimit.JOINS.spend(page.identity.browser, page.address):  # names in bulk
             ui.notify(_(ratelimit.TOO_MANY), type="warning", position="top")
             return
         page.busy = True
         try:
-            token = store.new_seat_token()
+            token = token or store.new_seat_token()
             try:
                 await room.join(token, name)
             except Exception as error:  # a refusal, or the database failing
                 components.refuse(_, error)
                 return
             page.identity.keep_token(room.code, token)
+            page_limits.seated(room.code, page.client, store.hash_token(token))
             page.seated(store.hash_token(token))
         finally:
             page.busy = False

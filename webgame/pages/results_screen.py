@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from nicegui import Client, ui
 from starlette.requests import Request
+from starlette.responses import Response
 
 from webgame.i18n import Translator
 from webgame.identity import BrowserIdentity
@@ -138,12 +139,16 @@ class ScreenPage:
 
 def register() -> None:
     @ui.page("/r/{code}/screen")
-    async def screen(code: str, request: Request) -> None:
+    async def screen(code: str, request: Request) -> Response | None:
         identity = components.read_identity(request)
         _ = components.tr(identity.language)
         components.page_head()
-        room = await components.find_room(request, code)
+        room = await components.open_room(request, code, identity)  # limits: webgame/page_limits.py, ratelimit
+        if isinstance(room, Response):
+            return components.not_a_page(ui.context.client, room)
         if room is None:
             components.no_room(_, identity)
-            return
+            return None
         ScreenPage(room, identity, request, ui.context.client).build()
+        components.hold_page(room, identity, request, seat=False)
+        return None

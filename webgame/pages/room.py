@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from nicegui import Client, app, background_tasks, core, ui
 from starlette.requests import Request
+from starlette.responses import Response
 
 from webgame import ratelimit
 from webgame.identity import BrowserIdentity
@@ -231,14 +232,18 @@ def register() -> None:
     # A phone waits for its page as long as it takes (NiceGUI's default gives up after 3 s and the browser
     # retries: after a restart, 1,000 phones reloading at once made a retry storm of it).
     @ui.page("/r/{code}", response_timeout=PAGE_TIMEOUT)
-    async def room_page(code: str, request: Request) -> None:
+    async def room_page(code: str, request: Request) -> Response | None:
         identity = components.read_identity(request)
         _ = components.tr(identity.language)
         components.page_head()
-        room = await components.find_room(request, code)
+        room = await components.open_room(request, code, identity)  # limits: webgame/page_limits.py, ratelimit
+        if isinstance(room, Response):
+            return components.not_a_page(ui.context.client, room)
         if room is None:
             components.no_room(_, identity)
-            return
+            return None
         RoomPage(room, identity, request, ui.context.client).build()
+        components.hold_page(room, identity, request)
+        return None
 
     app.add_api_route(components.QR_PATH, components.qr_image, methods=["GET"], include_in_schema=False)

@@ -1,0 +1,169 @@
+"""How many pages a room keeps alive, and whose pages go first when there are too many.
+
+A room page is a whole element tree subscribed to its room and redrawn at every change: 110 KB and a share of
+every honest tap's time each. So, per room:
+
+- a seat has at most ``SEAT_PAGES`` pages: a player's new tab or reload beyond that closes one of his own
+  (one that never connected first, else his oldest): his return is never refused;
+- pages without a seat (a new player on the join form, a spectator, the TV) are at most ``WATCHERS`` all told;
+  when a new one comes and the room is full, a page of the address holding the most of them is closed, if
+  that address holds more than ``FAIR_SHARE`` (one that never connected first, else its newest: a long-open
+  page, the TV, stays): a flooder's pages make room, not the table's; if no address holds more, the newcomer
+  is told the room is full (and his page tries again by itself);
+- a page that has not connected its socket within ``CONNECT_GRACE`` seconds is deleted: a plain GET (a
+  script, not a browser) builds a page that never proves itself, and would otherwise stay for the framework's
+  minute.
+
+Closing a page deletes its NiceGUI client; a browser behind it sees its socket closed and reloads. Nothing here
+reads a page's contents, only who it belongs to.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from nicegui import Client, background_tasks
+
+log = logging.getLogger(__name__)
+
+SEAT_PAGES = 4
+WATCHERS = 30
+FAIR_SHARE = 3
+CONNECT_GRACE = 15.0
+SETTLING = 3.0  # seconds a new page has to connect before it may be closed for another one
+
+
+@dataclass(eq=False, slots=True)
+class Held:
+    """One live page: its client, whose it is (a seat's token hash, or None) and from which address."""
+
+    client: Client
+    seat: str | None
+    address: str
+
+
+@dataclass(slots=True)
+class RoomPages:
+    pages: list[Held] = field(default_factory=list)  # oldest first
+
+    def watchers(self) -> list[Held]:
+        return [held for held in self.pages if held.seat is None]
+
+    def of_seat(self, seat: str) -> list[Held]:
+        return [held for held in self.pages if held.seat == seat]
+
+
+_ROOMS: dict[str, RoomPages] = {}
+
+
+def room_pages(code: str) -> RoomPages:
+    return _ROOMS.setdefault(code, RoomPages())
+
+
+def has_room_for_watcher(code: str, address: str) -> bool:
+    """Whether a page without a seat may be built now (a flooder's page is closed to make room)."""
+    pages = room_pages(code)
+    watchers = pages.watchers()
+    if len(watchers) < WATCHERS:
+        return True
+    heaviest, count = Counter(held.address for held in watchers).most_common(1)[0]
+    if count <= FAIR_SHARE:
+        return False
+    victim = _victim([held for held in watchers if held.address == heaviest])
+    if victim is None:
+        return False
+    _close(pages, victim)
+    return True
+
+
+def hold(code: str, client: Client, seat: str | None, address: str) -> None:
+    """Count a page that has just been built (call once, from its builder)."""
+    pages = room_pages(code)
+    if seat is not None:
+        mine = pages.of_seat(seat)
+        while len(mine) >= SEAT_PAGES:
+            victim = _victim(mine, newest_connected=False) or mine[0]
+            _close(pages, victim)
+            mine.remove(victim)
+    held = Held(client, seat, address)
+    pages.pages.append(held)
+    client.on_delete(lambda: _forget(code, held))
+    background_tasks.create(_expire_unconnected(client), name="a page that never connects")
+
+
+def _victim(candidates: list[Held], newest_connected: bool = True) -> Held | None:
+    """Which of these pages to close: the oldest that never connected (and is old enough to have tried), else a
+    connected one (the newest for watchers: a long-open page, the TV, stays; the oldest of a seat's tabs)."""
+    now = time.time()
+    unconnected = [held for held in candidates if not held.client.has_socket_connection
+                   and now - held.client.created > SETTLING]
+    if unconnected:
+        return unconnected[0]
+    connected = [held for held in candidates if held.client.has_socket_connection]
+    if not connected:
+        return None
+    return connected[-1] if newest_connected else connected[0]
+
+
+def seated(code: str, client: Client, seat: str) -> None:
+    """A page has just taken a seat (the join form): it counts for that seat from now on."""
+    pages = room_pages(code)
+    for held in pages.pages:
+        if held.client is client:
+            held.seat = seat
+
+
+async def _expire_unconnected(client: Client) -> None:
+    await asyncio.sleep(CONNECT_GRACE)
+    # Not a page whose socket dropped a moment ago: NiceGUI deletes that one itself after its reconnect timeout.
+    if not client.is_deleted and not client.has_socket_connection and not client._delete_tasks \
+            and client.id in Client.instances:  # noqa: SLF001
+        client.delete()
+
+
+def expire_unconnected(client: Client) -> None:
+    """The same for a page that is not a room's (the no-room page)."""
+    background_tasks.create(_expire_unconnected(client), name="a page that never connects")
+
+
+def _close(pages: RoomPages, held: Held) -> None:
+    if held in pages.pages:
+        pages.pages.remove(held)
+    client = held.client
+    if client.is_deleted or client.id not in Client.instances:
+        return
+    # Forget its sockets and pending deletions first: NiceGUI would otherwise delete the client a second time when
+    # the socket we close says goodbye.
+    sockets = list(getattr(client, "_socket_to_document_id", {}))
+    client._socket_to_document_id.clear()  # noqa: SLF001
+    for task in client._delete_tasks.values():  # noqa: SLF001
+        task.cancel()
+    client._delete_tasks.clear()  # noqa: SLF001
+    client.delete()
+    for sid in sockets:  # closed, the browser's socket reconnects, finds no page and reloads
+        background_tasks.create(_disconnect(sid), name="close a closed page's socket")
+
+
+async def _disconnect(sid: str) -> None:
+    from nicegui import core
+
+    if core.sio is not None:
+        await core.sio.disconnect(sid)
+
+
+def _forget(code: str, held: Held) -> None:
+    pages = _ROOMS.get(code)
+    if pages is None:
+        return
+    if held in pages.pages:
+        pages.pages.remove(held)
+    if not pages.pages:
+        del _ROOMS[code]
+
+
+def reset() -> None:
+    _ROOMS.clear()
