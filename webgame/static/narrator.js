@@ -1,0 +1,177 @@
+// The TV's narrator (/r/CODE/screen only; never loaded on a phone). Static code: the server never calls it with
+// text. The page renders each line the narrator says as an element of its own (escaped by NiceGUI):
+//   <div class="mafia-narration" data-lang="uz" data-on="1">
+//     <div data-line="7" data-clips="n3 p-died-night" data-cue="day">3. Aziz died tonight.</div>
+// and this script says each new line once, in order: the phase-change sound (data-cue), then the element's text
+// through the browser's speech synthesis when it has a voice for data-lang, else the recorded clips
+// /static/narrator/<lang>/<clip>.ogg one after the other (a seat's number, then the rest of the sentence).
+// Sound needs a tap first in most browsers: while it is blocked, the page's [data-narrator-unlock] button shows.
+(function () {
+  "use strict";
+  const BASE = "/static/narrator/";
+  const queue = [];
+  let lastLine = 0;
+  let busy = false;
+  let unlocked = false;
+  let blocked = false;
+  let audio = null;
+  let watchdog = null;
+  let context = null;
+  let pending = null;
+
+  function root() { return document.querySelector(".mafia-narration"); }
+
+  function isOn() {
+    const el = root();
+    return !!el && el.dataset.on === "1";
+  }
+
+  function language() {
+    const el = root();
+    return (el && el.dataset.lang) || "en";
+  }
+
+  function voiceFor(lang) {
+    if (!("speechSynthesis" in window)) return null;
+    const voices = window.speechSynthesis.getVoices() || [];
+    const wanted = lang.toLowerCase();
+    return voices.find((v) => (v.lang || "").toLowerCase().replace("_", "-").split("-")[0] === wanted) || null;
+  }
+
+  function showUnlock(show) {
+    blocked = show;
+    document.querySelectorAll("[data-narrator-unlock]").forEach((el) => {
+      el.style.display = show ? "" : "none";
+    });
+  }
+
+  // Whether this browser lets the page play sound before a tap (an AudioContext starts "suspended" if not).
+  function soundAllowed() {
+    if (unlocked) return true;
+    try {
+      const Context = window.AudioContext || window.webkitAudioContext;
+      if (!Context) return true;
+      context = context || new Context();
+      if (context.state === "running") { unlocked = true; return true; }
+    } catch (e) { /* no Web Audio: try to play and see */ return true; }
+    if (navigator.userActivation && navigator.userActivation.hasBeenActive) { unlocked = true; return true; }
+    return false;
+  }
+
+  function unlock() {
+    unlocked = true;
+    try { if (context) context.resume(); } catch (e) { /* fine */ }
+    try {
+      if ("speechSynthesis" in window) {
+        const silent = new SpeechSynthesisUtterance(" ");
+        silent.volume = 0;
+        window.speechSynthesis.speak(silent); // speech needs a tap once, like audio
+      }
+    } catch (e) { /* fine */ }
+    showUnlock(false);
+    next();
+  }
+
+  function player() {
+    if (!audio) {
+      audio = new Audio();
+      audio.preload = "auto";
+    }
+    return audio;
+  }
+
+  function done() {
+    if (watchdog) { clearTimeout(watchdog); watchdog = null; }
+    busy = false;
+    next();
+  }
+
+  function arm(ms) {
+    if (watchdog) clearTimeout(watchdog);
+    watchdog = setTimeout(done, ms); // a browser that never says "ended": go on anyway
+  }
+
+  function playClips(urls, then) {
+    if (!urls.length) { then(); return; }
+    const el = player();
+    const rest = urls.slice(1);
+    el.onended = () => playClips(rest, then);
+    el.onerror = () => playClips(rest, then); // a missing clip: say the rest
+    el.src = urls[0];
+    arm(8000);
+    let started;
+    try { started = el.play(); } catch (e) { started = null; }
+    if (started && typeof started.catch === "function") {
+      started.catch((error) => {
+        if (error && error.name === "NotAllowedError") {
+          unlocked = false;
+          queue.unshift(pending);
+          busy = false;
+          if (watchdog) { clearTimeout(watchdog); watchdog = null; }
+          showUnlock(true);
+        }
+      });
+    }
+  }
+
+  function speak(item) {
+    const lang = language();
+    const voice = voiceFor(lang);
+    const cue = item.cue ? [BASE + "cue-" + item.cue + ".ogg"] : [];
+    if (voice) {
+      playClips(cue, () => {
+        const utterance = new SpeechSynthesisUtterance(item.text);
+        utterance.lang = voice.lang || lang;
+        try { utterance.voice = voice; } catch (e) { /* a voice object the browser does not take */ }
+        utterance.rate = 0.95;
+        utterance.onend = done;
+        utterance.onerror = (event) => {
+          if (event && event.error === "not-allowed") { unlocked = false; showUnlock(true); }
+          done();
+        };
+        arm(Math.max(4000, item.text.length * 120));
+        window.speechSynthesis.speak(utterance);
+      });
+      return;
+    }
+    const clips = item.clips.map((clip) => BASE + lang + "/" + clip + ".ogg");
+    playClips(cue.concat(clips), done);
+  }
+
+  function next() {
+    if (busy || !queue.length) return;
+    if (!isOn()) { queue.length = 0; return; }
+    if (!soundAllowed()) { showUnlock(true); return; }
+    busy = true;
+    pending = queue.shift();
+    speak(pending);
+  }
+
+  // New lines, in the order of their numbers, each once.
+  function scan() {
+    const el = root();
+    if (!el) return;
+    const lines = Array.from(el.querySelectorAll("[data-line]"))
+      .map((node) => ({ n: Number(node.dataset.line), node }))
+      .filter((line) => line.n > lastLine)
+      .sort((a, b) => a.n - b.n);
+    for (const line of lines) {
+      lastLine = line.n;
+      if (!isOn()) continue;
+      queue.push({
+        text: line.node.textContent.trim(),
+        clips: (line.node.dataset.clips || "").split(" ").filter(Boolean),
+        cue: line.node.dataset.cue || "",
+      });
+    }
+    if (isOn() && !soundAllowed()) showUnlock(true);
+    else if (blocked && (!isOn() || unlocked)) showUnlock(false);
+    next();
+  }
+
+  window.mafiaNarrator = { scan: scan, unlock: unlock };
+  document.addEventListener("pointerdown", () => { if (!unlocked) unlock(); }, { passive: true });
+  document.addEventListener("keydown", () => { if (!unlocked) unlock(); }); // a TV's remote
+  setInterval(scan, 250);
+  if ("speechSynthesis" in window) window.speechSynthesis.onvoiceschanged = () => {};
+})();
