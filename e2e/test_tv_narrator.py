@@ -181,6 +181,10 @@ def test_a_uk_game_told_by_speech_synthesis(server: Server, phones: Callable[...
     table.join(*(phones(name, "uk" if index % 3 else "ru") for index, name in enumerate(
         ["Остап", "Мирослава", "Тарас", "Olena", "Богдан", "Ірина", "Andriy", "Соломія"])))
     set_narrator(table, "uk")
+    host = table.host  # a moderated room asks for 12 players unless the host allows fewer
+    host.fill("min-players", "8")
+    host.field("min-players").press("Tab")
+    expect(host.tid("start")).to_be_enabled()
     table.set_timers(speech_seconds=180, defence_seconds=180, last_words_seconds=180, vote_seconds=180,
                      night_seconds=180)
     table.start("speeches")
@@ -240,3 +244,23 @@ def screenshot(tv: Phone, big: Phone, moment: str) -> None:
     for screen, size in ((tv, "1280x720"), (big, "1920x1080")):
         screen.page.wait_for_timeout(300)  # the bars' width transition
         screen.screenshot(SCREENS / f"tv-{size}-{moment}.png")
+
+
+def test_the_tv_asks_for_a_tap_while_the_browser_blocks_sound(server: Server, browser: Browser,
+                                                              phones: Callable[..., Phone]) -> None:
+    """A browser that plays sound only after a tap (most do): the TV says so with a large button, never silently;
+    the tap turns the narrator on."""
+    table = Table(server.base, "uz")
+    table.open_room(phones("Aziz", "en"))
+    strict = browser.browser_type.launch(executable_path=CHROMIUM, args=[
+        *LAUNCH_ARGS, "--autoplay-policy=document-user-activation-required"])
+    try:
+        page = strict.new_page(viewport=TV_SIZE)
+        page.goto(f"{table.base}/r/{table.code}/screen")
+        unlock = page.locator('[data-testid="narrator-unlock"]')
+        expect(unlock).to_be_visible()
+        expect(unlock).to_have_text(translator("en")("Tap to turn the narrator on"))
+        unlock.click()
+        expect(unlock).to_be_hidden()
+    finally:
+        strict.close()

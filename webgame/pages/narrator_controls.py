@@ -30,7 +30,7 @@ def controls(_: Translator, current: NarratorSettings) -> None:
         except Refusal as error:
             components.refuse(_, error)
 
-    with ui.row().classes("items-center gap-4 no-wrap"):
+    with ui.row().classes("items-center gap-4"):
         switch = testid(ui.switch(_("Narrator's voice on the TV"), value=current.on, on_change=switched),
                         "narrator-on")
         select = testid(ui.select(LANGUAGES, value=current.language, label=_("Narrator's language"),

@@ -297,7 +297,7 @@ class ScreenPage:
     def _timeline(self, p: Mapping[str, Any]) -> None:
         """Night by night, each line once, in type readable from 3 m (at least 24 px on a 1080p TV)."""
         _ = self.t
-        timeline = p.get("timeline") or []
+        timeline = once(p.get("timeline") or [])
         if not timeline:
             return
         with ui.element("div").classes("mafia-timeline"):
@@ -330,6 +330,14 @@ class ScreenPage:
                 with ui.row().classes("items-center gap-2"):
                     components.presence_dot(room.is_connected(seat.token_hash))
                     ui.label(wording.seat_label(_, number, seat.name))
+
+
+def once(timeline: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The timeline without a vote's result when the death by that vote follows ("... was voted out" says it)."""
+    voted_out = {(int(i["day"]), int(i["seat"])) for i in timeline
+                 if i.get("type") == "death" and i.get("cause") == "vote"}
+    return [item for item in timeline if not (item.get("type") == "vote_result" and item.get("eliminated")
+                                              and (int(item["day"]), int(item["eliminated"])) in voted_out)]
 
 
 def register() -> None:
