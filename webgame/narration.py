@@ -60,13 +60,16 @@ CUES = ("night", "day")  # the phase-change sounds: webgame/static/narrator/cue-
 
 @dataclass(frozen=True, slots=True)
 class Phrase:
-    """One thing the narrator says: a phrase id (a key of ``SENTENCES``, or ``note``, ``role``, ``winner``),
-    the seat it is about (0: nobody), and a value (a role id, a check's result, the winner)."""
+    """One thing the narrator says: a phrase id (a key of ``SENTENCES``, or ``note``, ``role``, ``winner``,
+    ``phase``), the seat it is about (0: nobody), and a value (a role id, a check's result, the winner, the phase).
+    ``phase`` says no words: it is the sound of a phase change that has no sentence of its own (the defence, last
+    words...), its caption the phase's title (``day``)."""
 
     id: str
     seat: int = 0
     value: str = ""
     cue: str = ""  # a phase change: the sound played before the words ("night", "day")
+    day: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,10 +79,7 @@ class Line:
     text: str
     clips: tuple[str, ...]
     cue: str = ""
-
-
-NIGHT_PHASES = frozenset({"night"})
-DAY_OPENERS = frozenset({"discussion", "speeches"})
+    silent: bool = False  # a caption only (the cue is all that is heard)
 
 
 def public_events(p: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -91,8 +91,9 @@ def public_events(p: Mapping[str, Any]) -> list[dict[str, Any]]:
 def phrases(previous: Mapping[str, Any] | None, current: Mapping[str, Any],
             events: Iterable[Mapping[str, Any]]) -> list[Phrase]:
     """What the narrator says between two spectator projections of one game: the new day's opening, the public
-    ``events`` that happened in between (in order), then the new phase's opening. ``previous`` None: the game
-    has just started (only the first phase is announced)."""
+    ``events`` that happened in between (in order), then the new phase's opening. Every phase change has its
+    sound cue (on the first phrase of the new phase, or alone). ``previous`` None: the game has just started
+    (only the first phase is announced)."""
     said: list[Phrase] = []
     events = list(events)
     phase = str(current.get("phase"))
@@ -103,15 +104,18 @@ def phrases(previous: Mapping[str, Any] | None, current: Mapping[str, Any],
         said.append(Phrase("wake", cue="day"))
         if not any(e.get("type") == "death" and e.get("phase") == "night" for e in events):
             said.append(Phrase("nobody-died"))
+    woke = bool(said)
     for event in events:
         said.extend(event_phrases(event))
-    if changed:
+    if changed and phase != "ended":
         if phase == "night":
             said.append(Phrase("night", cue="night"))
         elif phase == "vote":
-            said.append(Phrase("vote-open"))
+            said.append(Phrase("vote-open", cue="day"))
         elif phase == "eliminate_all":
-            said.append(Phrase("all-open"))
+            said.append(Phrase("all-open", cue="day"))
+        elif not woke:
+            said.append(Phrase("phase", value=phase, cue="day", day=int(current.get("day") or 0)))
     return said
 
 
@@ -169,6 +173,8 @@ def render(phrase: Phrase, _: Translator, rules: str, name_of: Callable[[int], s
     """``phrase`` in ``_``'s language: the sentence (a player by ``name_of``) and its clips (a player by his
     seat's number)."""
     seat = f"n{phrase.seat}"
+    if phrase.id == "phase":
+        return Line(wording.phase_title(_, phrase.value, phrase.day), (), phrase.cue, silent=True)
     if phrase.id == "role":
         return Line(_(ROLE_SENTENCE).format(role=wording.role_name(_, rules, phrase.value)),
                     (role_clip(rules, phrase.value),))

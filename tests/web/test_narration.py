@@ -81,7 +81,7 @@ def test_a_uz_night_and_day_are_told_in_the_order_of_the_table() -> None:
     for seat in state.living():
         apply(state, Ready(seat))
     said, p, told = narrate(state, p, told)
-    assert said == [Phrase("vote-open")]
+    assert said == [Phrase("vote-open", cue="day")]
     for seat, target in ((1, 2), (2, 1), (3, 1), (5, 1)):
         apply(state, Vote(seat, target))
     said, p, told = narrate(state, p, told)

@@ -137,6 +137,8 @@ class ScreenPage:
                 label.props["data-clips"] = " ".join(line.clips)
                 if line.cue:
                     label.props["data-cue"] = line.cue
+                if line.silent:
+                    label.props["data-silent"] = "1"
         for old in list(self.narration.default_slot.children)[:-KEPT_LINES]:
             self.narration.remove(old)
 

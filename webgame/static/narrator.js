@@ -2,6 +2,7 @@
 // text. The page renders each line the narrator says as an element of its own (escaped by NiceGUI):
 //   <div class="mafia-narration" data-lang="uz" data-on="1">
 //     <div data-line="7" data-clips="n3 p-died-night" data-cue="day">3. Aziz died tonight.</div>
+//     <div data-line="8" data-cue="day" data-silent="1">Day 1: defence</div>   (a caption and a sound only)
 // and this script says each new line once, in order: the phase-change sound (data-cue), then the element's text
 // through the browser's speech synthesis when it has a voice for data-lang, else the recorded clips
 // /static/narrator/<lang>/<clip>.ogg one after the other (a seat's number, then the rest of the sentence).
@@ -118,6 +119,7 @@
     const lang = language();
     const voice = voiceFor(lang);
     const cue = item.cue ? [BASE + "cue-" + item.cue + ".ogg"] : [];
+    if (item.silent) { playClips(cue, done); return; } // a phase change without words: its sound only
     if (voice) {
       playClips(cue, () => {
         const utterance = new SpeechSynthesisUtterance(item.text);
@@ -162,6 +164,7 @@
         text: line.node.textContent.trim(),
         clips: (line.node.dataset.clips || "").split(" ").filter(Boolean),
         cue: line.node.dataset.cue || "",
+        silent: line.node.dataset.silent === "1",
       });
     }
     if (isOn() && !soundAllowed()) showUnlock(true);
