@@ -265,7 +265,7 @@ def test_the_tv_asks_for_a_tap_while_the_browser_blocks_sound(server: Server, br
         unlock = page.locator('[data-testid="narrator-unlock"]')
         expect(unlock).to_be_visible()
         expect(unlock).to_contain_text(translator("en")("Tap to turn the narrator on"))
-        unlock.click()
+        page.mouse.click(TV_SIZE["width"] // 2, 40)  # any tap on the TV; Playwright's own calls may count as one
         expect(unlock).to_be_hidden()
     finally:
         strict.close()
