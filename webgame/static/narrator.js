@@ -81,32 +81,38 @@
     return audio;
   }
 
-  function done() {
+  // Each item has a number: a late "ended" (or the watchdog) of an item already left behind changes nothing.
+  let serial = 0;
+
+  function finish(token) {
+    if (token !== serial || !busy) return;
     if (watchdog) { clearTimeout(watchdog); watchdog = null; }
     busy = false;
     next();
   }
 
-  function arm(ms) {
+  function arm(ms, token) {
     if (watchdog) clearTimeout(watchdog);
-    watchdog = setTimeout(done, ms); // a browser that never says "ended": go on anyway
+    watchdog = setTimeout(() => finish(token), ms); // a browser that never says "ended": go on anyway
   }
 
-  function playClips(urls, then) {
+  function playClips(urls, then, token) {
+    if (token !== serial) return;
     if (!urls.length) { then(); return; }
     const el = player();
     const rest = urls.slice(1);
-    el.onended = () => playClips(rest, then);
-    el.onerror = () => playClips(rest, then); // a missing clip: say the rest
+    el.onended = () => playClips(rest, then, token);
+    el.onerror = () => playClips(rest, then, token); // a missing clip: say the rest
     el.src = urls[0];
-    arm(8000);
+    arm(8000, token);
     let started;
     try { started = el.play(); } catch (e) { started = null; }
     if (started && typeof started.catch === "function") {
       started.catch((error) => {
-        if (error && error.name === "NotAllowedError") {
+        if (token === serial && error && error.name === "NotAllowedError") {
           unlocked = false;
-          queue.unshift(pending);
+          queue.unshift(pending); // said again after the tap
+          serial += 1;
           busy = false;
           if (watchdog) { clearTimeout(watchdog); watchdog = null; }
           showUnlock(true);
@@ -115,11 +121,12 @@
     }
   }
 
-  function speak(item) {
+  function speak(item, token) {
     const lang = language();
     const voice = voiceFor(lang);
     const cue = item.cue ? [BASE + "cue-" + item.cue + ".ogg"] : [];
-    if (item.silent) { playClips(cue, done); return; } // a phase change without words: its sound only
+    const done = () => finish(token);
+    if (item.silent) { playClips(cue, done, token); return; } // a phase change without words: its sound only
     if (voice) {
       playClips(cue, () => {
         const utterance = new SpeechSynthesisUtterance(item.text);
@@ -131,13 +138,13 @@
           if (event && event.error === "not-allowed") { unlocked = false; showUnlock(true); }
           done();
         };
-        arm(Math.max(4000, item.text.length * 120));
+        arm(Math.max(6000, item.text.length * 150), token);
         window.speechSynthesis.speak(utterance);
-      });
+      }, token);
       return;
     }
     const clips = item.clips.map((clip) => BASE + lang + "/" + clip + ".ogg");
-    playClips(cue.concat(clips), done);
+    playClips(cue.concat(clips), done, token);
   }
 
   function next() {
@@ -146,7 +153,8 @@
     if (!soundAllowed()) { showUnlock(true); return; }
     busy = true;
     pending = queue.shift();
-    speak(pending);
+    serial += 1;
+    speak(pending, serial);
   }
 
   // New lines, in the order of their numbers, each once.
@@ -176,5 +184,6 @@
   document.addEventListener("pointerdown", () => { if (!unlocked) unlock(); }, { passive: true });
   document.addEventListener("keydown", () => { if (!unlocked) unlock(); }); // a TV's remote
   setInterval(scan, 250);
-  if ("speechSynthesis" in window) window.speechSynthesis.onvoiceschanged = () => {};
+  // Chrome loads its voices on the first call: ask early, so the first line finds them.
+  if ("speechSynthesis" in window) window.speechSynthesis.getVoices();
 })();
