@@ -98,7 +98,8 @@ LAYERS: list[set[str]] = [
      "webgame.pages.outcome", "webgame.pages.record_part", "webgame.pages.chat_part",
      "webgame.pages.lobby_summary", "webgame.pages.moderator"},  # the screens
     {"webgame.pages.screen", "webgame.pages.wording", "webgame.pages.components", "webgame.pages.evenness",
-     "webgame.pages.news", "webgame.pages.page_protocols", "webgame.pages.screen_model"},  # the parts, wording
+     "webgame.pages.news", "webgame.pages.page_protocols", "webgame.pages.screen_model",
+     "webgame.pages.narrator_controls"},  # the parts, wording
 ]
 FORBIDDEN_IN_PAGES = ("engine.state", "engine.knowledge", "engine.game", "engine.view")
 

@@ -12,8 +12,8 @@ from nicegui import ui
 
 from engine.dealing import PLAYER_RANGE
 from engine.options import OPTION_TABLES, OptionSpec
-from webgame import page_limits, ratelimit, store
-from webgame.pages import components, lobby_summary, wording
+from webgame import narration, page_limits, ratelimit, store
+from webgame.pages import components, lobby_summary, narrator_controls, wording
 from webgame.pages.components import testid
 from webgame.pages.screen import Draft
 from webgame.rooms import RULE_SETS
@@ -168,6 +168,7 @@ class LobbyView:
                 testid(ui.switch(_("I moderate: I run the game and give fouls instead of playing"),
                                  value=room.moderated, on_change=set_moderated), "moderated")
             self._player_limits()
+            self._narrator()
             ui.label(_("Timers")).classes("font-bold mt-2")
             for spec in OPTION_TABLES[room.rules]:
                 if spec.timer:
@@ -176,6 +177,12 @@ class LobbyView:
                 for spec in OPTION_TABLES[room.rules]:
                     if not spec.timer:
                         self._option_input(spec)
+
+    def _narrator(self) -> None:
+        """The TV narrator's language and voice (webgame.pages.narrator_controls: nothing plays on this phone)."""
+        _, room = self.page.t, self.page.room
+        ui.label(_("The TV's narrator")).classes("font-bold mt-2")
+        narrator_controls.controls(_, narration.settings(room.code, room.language))
 
     def _player_limits(self) -> None:
         _, room, token_hash = self.page.t, self.page.room, self.page.token_hash

@@ -1,26 +1,42 @@
-"""``/r/CODE/screen``: the room's screen for a TV, in big type, from the spectator's projection only.
+"""``/r/CODE/screen``: the room's TV, read from across the room, and its narrator; from the spectator's projection.
 
-Lobby: the QR code and who has joined. Game: the phase, the countdown, the living and the dead, the public
-announcements, the vote tally. After the game: the winner, every role and the timeline.
+Lobby: the QR code and who has joined. Game: the phase and the countdown in big type; the step's progress without
+names (at night "7 of 9 have chosen", the day's ready count, the vote as a bar per candidate); the latest deaths
+as big cards; the living and the dead; the room's QR code and code in a corner all game long. After the game:
+the winner, every role and the timeline, each line once, large.
+
+The narrator (``webgame.narration``): after each change of the room the page compares the spectator's projection
+with the one it last narrated and appends what the narrator says as lines of its own (a caption on screen);
+``static/narrator.js`` speaks each new line once. Nothing but the spectator's projection goes into a line.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import groupby
+from typing import Any
 
 from nicegui import Client, ui
 from starlette.requests import Request
 from starlette.responses import Response
 
-from webgame.i18n import Translator
+from webgame import narration
+from webgame.i18n import N_, Translator, translator
 from webgame.identity import BrowserIdentity
-from webgame.pages import components, outcome, wording
+from webgame.pages import components, narrator_controls, wording
 from webgame.pages.components import testid
 from webgame.pages.news import news_lines
-from webgame.pages.screen import Screen
+from webgame.projection import Projection
 from webgame.rooms import ChatLine, Room, Stage
+
+HEAD = '<script src="/static/narrator.js" defer></script>'  # static: no player text
+KEPT_LINES = 4  # the narrator's lines kept in the page (the last one is the caption)
+DAY_CAUSES = {"vote": N_("Voted out"), "fouls": N_("Removed for fouls"),
+              "kamikaze": N_("Taken along by the kamikaze")}  # a day's death card: how he left
 
 
 class ScreenPage:
-    """One TV's page of a room: the spectator's projection in big type."""
+    """One TV's page of a room: the spectator's projection in big type, and the narrator."""
 
     def __init__(self, room: Room, identity: BrowserIdentity, request: Request, client: Client) -> None:
         self.room = room
@@ -29,6 +45,13 @@ class ScreenPage:
         self.url = components.room_url(request, room.code)
         self.client = client
         self.countdown: ui.label | None = None
+        self.proj: Projection | None = None  # the spectator's projection, as last drawn
+        self.narrator = narration.settings(room.code, room.language)
+        self.narration: ui.element | None = None
+        self.line_number = 0
+        self.told_game: int | None = None  # the game the narrator follows, and what he has told of it
+        self.told_view: dict[str, Any] | None = None
+        self.told_events = 0
 
     def build(self) -> None:
         _ = self.t
@@ -36,13 +59,29 @@ class ScreenPage:
             components.header(_, self.identity, _("Mafia · room {code}").format(code=self.room.code),
                               dark=lambda: True)  # the TV: white on black, readable across the room
             self.body()
+            with ui.row().classes("w-full items-center gap-4 mafia-tv-controls"):
+                unlock = testid(ui.button(_("Tap to turn the narrator on"), icon="volume_up").classes(
+                    "mafia-unlock"), "narrator-unlock")
+                unlock.props["data-narrator-unlock"] = "1"
+                unlock.style("display: none")  # narrator.js shows it while the browser blocks sound
+                narrator_controls.controls(_, self.narrator)
+            self.narration = ui.element("div").classes("mafia-narration")
+            self._narration_settings()
+        self._follow(narrate=False)  # a TV opened mid-game says nothing of the past
         self.room.subscribe(self)  # the room's clock ticks the countdown (Room.tick)
-        self.client.on_delete(lambda: self.room.unsubscribe(self))
+        self.narrator.listeners.append(self._narration_settings)
+        self.client.on_delete(self._closed)
+
+    def _closed(self) -> None:
+        self.room.unsubscribe(self)
+        if self._narration_settings in self.narrator.listeners:
+            self.narrator.listeners.remove(self._narration_settings)
 
     def room_changed(self, what: str) -> None:
         if what in ("clock", "tick"):
             self.tick()
             return
+        self._follow(narrate=True)
         self.body.refresh()
 
     def chat_added(self, line: ChatLine) -> None:
@@ -56,6 +95,59 @@ class ScreenPage:
     def name_of(self, seat: int) -> str:
         return wording.seat_label(self.t, seat, self.room.name_of(seat))
 
+    # ------------------------------------------------------------ the narrator
+
+    def _narration_settings(self) -> None:
+        """The narrator's language and switch, as attributes narrator.js reads before each line."""
+        if self.narration is None or self.narration.is_deleted:
+            return
+        self.narration.props["data-lang"] = self.narrator.language
+        self.narration.props["data-on"] = "1" if self.narrator.on else "0"
+        self.narration.update()
+
+    def _follow(self, narrate: bool) -> None:
+        """What the narrator says since the projection he last told (only public events and phase changes)."""
+        room = self.room
+        proj = room.projection(None)  # the spectator's
+        if proj is None or room.stage is Stage.LOBBY:
+            self.told_game, self.told_view, self.told_events = None, None, 0
+            return
+        p = proj.view
+        events = narration.public_events(p)
+        if room.game_id != self.told_game:  # a new game: from its first phase
+            self.told_game, self.told_view, self.told_events = room.game_id, None, 0
+            if not narrate:
+                self.told_view, self.told_events = p, len(events)
+        if narrate:
+            said = narration.phrases(self.told_view, p, events[self.told_events:])
+            if said:
+                self._say(said, str(p["rules"]))
+        self.told_view, self.told_events = p, len(events)
+
+    def _say(self, said: list[narration.Phrase], rules: str) -> None:
+        if self.narration is None or self.narration.is_deleted:
+            return
+        _ = translator(self.narrator.language)
+
+        def name_of(seat: int) -> str:
+            return wording.seat_label(_, seat, self.room.name_of(seat))
+
+        with self.narration:
+            for phrase in said:
+                line = narration.render(phrase, _, rules, name_of)
+                self.line_number += 1
+                label = ui.label(line.text)  # escaped: a player's name is text, never markup
+                label.props["data-line"] = str(self.line_number)
+                label.props["data-clips"] = " ".join(line.clips)
+                if line.cue:
+                    label.props["data-cue"] = line.cue
+                if line.silent:
+                    label.props["data-silent"] = "1"
+        for old in list(self.narration.default_slot.children)[:-KEPT_LINES]:
+            self.narration.remove(old)
+
+    # ------------------------------------------------------------ the screen
+
     @ui.refreshable_method
     def body(self) -> None:
         self.countdown = None
@@ -64,61 +156,174 @@ class ScreenPage:
         if room.stage is Stage.LOBBY or proj is None:
             self._lobby()
             return
-        p = proj.view
+        p, self.proj = proj.view, proj
+        self._corner()
         if room.stage is Stage.FINISHED:
-            Screen(lambda d: outcome.show(d, _, p, self.name_of))
-            with ui.row().classes("w-full justify-center"):
-                components.room_qr(self.url)
+            self._ended(p)
             return
-        with ui.card().classes("mafia-card items-center"):
+        with ui.element("div").classes("mafia-tv-head"):
             testid(ui.label(wording.phase_title(_, p["phase"], int(p["day"]))).classes("mafia-big"), "phase")
             self.countdown = testid(ui.label("").classes("mafia-countdown"), "countdown")
             self.tick()
-            if p.get("speaker"):
-                ui.label(_("Now speaking: {name}").format(name=self.name_of(int(p["speaker"])))).classes("mafia-big")
-        alive = [int(s) for s in p.get("alive", [])]
-        dead = [s for s in range(1, proj.seats + 1) if s not in alive]
-        roles = {int(seat): str(role) for seat, role in p.get("roles", {}).items()}
+        self._progress(p)
         self._tally(p)  # above the players: on a TV the tally must not fall below the fold
+        self._deaths(p)
+        self._players(p)
+        self._news()
+
+    def _corner(self) -> None:
+        """The room's QR code and code, in a corner all game long (a latecomer joins as a spectator)."""
+        with ui.element("div").classes("mafia-corner"):
+            components.room_qr(self.url)
+            testid(ui.label(self.room.code).classes("mafia-corner-code"), "corner-code")
+
+    def _progress(self, p: Mapping[str, Any]) -> None:
+        """The step's progress without names: how many have chosen at night, are ready, have voted."""
+        _ = self.t
+        living = len(p.get("alive", []))
+        phase = p.get("phase")
+        if phase == "night":
+            done, text = living - int(p.get("waiting") or 0), _("Chosen: {done} of {living}")
+        elif phase == "discussion":
+            done, text = len(p.get("ready") or []), _("Ready: {done} of {living}")
+        elif phase == "vote":
+            done, text = len(p.get("votes") or {}), _("Voted: {done} of {living}")
+        elif phase == "eliminate_all":
+            done, text = len(p.get("yes_votes") or {}), _("Voted: {done} of {living}")
+        else:
+            if p.get("speaker"):
+                ui.label(_("Now speaking: {name}").format(name=self.name_of(int(p["speaker"])))).classes(
+                    "mafia-tv-progress")
+            return
+        with ui.element("div").classes("mafia-tv-meter"):
+            testid(ui.label(text.format(done=_.number(done), living=_.number(living))).classes("mafia-tv-progress"),
+                   "progress")
+            with ui.element("div").classes("mafia-bar-track"):
+                ui.element("div").classes("mafia-bar-fill").style(f"width: {100 * done / max(1, living):.0f}%")
+
+    def _tally(self, p: Mapping[str, Any]) -> None:
+        """The vote as a bar per candidate, with its count (uk: every candidate; uz: whoever has a vote)."""
+        _ = self.t
+        votes = p.get("votes") or {}
+        if p.get("phase") != "vote" or not isinstance(votes, dict):
+            return
+        counts: dict[int, int] = {int(c): 0 for c in p.get("candidates") or []}
+        for target in votes.values():
+            if target is not None:
+                counts[int(target)] = counts.get(int(target), 0) + 1
+        if not counts:
+            return
+        living = max(1, len(p.get("alive", [])))
+        with ui.element("div").classes("mafia-tally"):
+            for target, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+                with ui.element("div").classes("mafia-tally-row"):
+                    line = _("{name}: {count}").format(name=self.name_of(target), count=_.number(count))
+                    testid(ui.label(line).classes("mafia-tally-name"), "tally")
+                    with ui.element("div").classes("mafia-bar-track"):
+                        ui.element("div").classes("mafia-bar-fill").style(f"width: {100 * count / living:.0f}%")
+        penalties = p.get("penalties") or []
+        for seat in penalties if isinstance(penalties, list) else []:  # the 3-foul penalty vote, this round
+            testid(ui.label(wording.penalty_text(_, self.name_of(int(seat)))).classes("mafia-tally-name"), "penalty")
+
+    def _deaths(self, p: Mapping[str, Any]) -> None:
+        """The latest deaths as big cards: today's, and at night the previous day's."""
+        day, night = int(p["day"]), p.get("phase") == "night"
+        latest = [e for e in narration.public_events(p) if e.get("type") == "death"
+                  and (int(e["day"]) == day or (night and int(e["day"]) == day - 1 and e.get("phase") != "night"))]
+        if not latest:
+            return
+        with ui.element("div").classes("mafia-deaths"):
+            for event in latest:
+                with ui.element("div").classes("mafia-death"):
+                    testid(ui.label(self.name_of(int(event["seat"]))).classes("mafia-death-name"), "death")
+                    ui.label(self._death_line(event, str(p["rules"]))).classes("mafia-death-cause")
+
+    def _death_line(self, event: Mapping[str, Any], rules: str) -> str:
+        """How he left, as the table may know it: at night only that he died; by day the vote, fouls, the kamikaze."""
+        _ = self.t
+        cause = str(event.get("cause", ""))
+        if event.get("phase") == "night":
+            parts = [_("Died tonight")]
+        elif cause in DAY_CAUSES:
+            parts = [_(DAY_CAUSES[cause])]
+        else:
+            parts = [_("Died")]
+        if event.get("role"):
+            parts.append(wording.role_name(_, rules, str(event["role"])))
+        return " · ".join(parts)
+
+    def _players(self, p: Mapping[str, Any]) -> None:
+        _ = self.t
+        alive = [int(s) for s in p.get("alive", [])]
+        dead = [s for s in range(1, (self.proj.seats if self.proj is not None else 0) + 1) if s not in alive]
+        roles = {int(seat): str(role) for seat, role in p.get("roles", {}).items()}
         with ui.row().classes("w-full gap-4 items-start mafia-columns"):
             with ui.card().classes("grow"):
                 ui.label(_("Alive")).classes("font-bold")
                 with ui.element("div").classes("mafia-names"):
                     for seat in alive:
                         ui.label(self.name_of(seat))
-            with ui.card().classes("grow"):
-                ui.label(_("Dead")).classes("font-bold")
-                with ui.element("div").classes("mafia-names"):
-                    for seat in dead:
-                        text = self.name_of(seat)
-                        if seat in roles:
-                            text = _("{name}: {role}").format(name=text,
-                                                              role=wording.role_name(_, p["rules"], roles[seat]))
-                        ui.label(text).classes("mafia-dead")
-        lines, _older = news_lines(_, p, proj.events, self.name_of, 0)
+            if dead:
+                with ui.card().classes("grow"):
+                    ui.label(_("Dead")).classes("font-bold")
+                    with ui.element("div").classes("mafia-names"):
+                        for seat in dead:
+                            text = self.name_of(seat)
+                            if seat in roles:
+                                text = _("{name}: {role}").format(
+                                    name=text, role=wording.role_name(_, str(p["rules"]), roles[seat]))
+                            ui.label(text).classes("mafia-dead")
+
+    def _news(self) -> None:
+        """The latest public announcements (the phones' news, the spectator's part of it)."""
+        _, proj = self.t, self.proj
+        assert proj is not None
+        lines, _older = news_lines(_, proj.view, proj.events, self.name_of, 0)
         if lines:
-            with ui.card().classes("mafia-card"):
+            with ui.card().classes("mafia-card mafia-news"):
                 ui.label(_("News")).classes("font-bold")
-                for line, _private in lines:
+                for line, _private in lines[-4:]:
                     testid(ui.label(line), "news")
 
-    def _tally(self, p: dict[str, object]) -> None:
+    # ------------------------------------------------------------ after the game
+
+    def _ended(self, p: Mapping[str, Any]) -> None:
         _ = self.t
-        votes = p.get("votes") or {}
-        if p.get("phase") != "vote" or not isinstance(votes, dict):
+        winner = str(p.get("winner") or "draw")
+        testid(ui.label(_(wording.WINNERS.get(winner, wording.WINNERS["draw"]))).classes("mafia-winner"), "winner")
+        self._roles(p)
+        self._timeline(p)
+
+    def _roles(self, p: Mapping[str, Any]) -> None:
+        _ = self.t
+        alive = {int(s) for s in p.get("alive", [])}
+        roles = {int(seat): str(role) for seat, role in p.get("roles", {}).items()}
+        with ui.element("div").classes("mafia-roles"):
+            for seat in sorted(roles):
+                with ui.element("div").classes("mafia-role-line" + ("" if seat in alive else " mafia-dead")):
+                    ui.label(self.name_of(seat)).classes("mafia-name")
+                    ui.label(wording.role_name(_, str(p["rules"]), roles[seat])).classes("font-bold")
+
+    def _timeline(self, p: Mapping[str, Any]) -> None:
+        """Night by night, each line once, in type readable from 3 m (at least 24 px on a 1080p TV)."""
+        _ = self.t
+        timeline = once(p.get("timeline") or [])
+        if not timeline:
             return
-        counts: dict[int, int] = {}
-        for target in votes.values():
-            if target is not None:
-                counts[int(target)] = counts.get(int(target), 0) + 1
-        with ui.card().classes("mafia-card"):
-            ui.label(_("Votes")).classes("font-bold")
-            for target, count in sorted(counts.items(), key=lambda item: -item[1]):
-                line = _("{name}: {count}").format(name=self.name_of(target), count=_.number(count))
-                testid(ui.label(line), "tally")
-            penalties = p.get("penalties") or []
-            for seat in penalties if isinstance(penalties, list) else []:  # the 3-foul penalty vote, this round
-                testid(ui.label(wording.penalty_text(_, self.name_of(int(seat)))).classes("font-bold"), "penalty")
+        with ui.element("div").classes("mafia-timeline"):
+            ui.label(_("What happened")).classes("mafia-timeline-title")
+            for (day, night), items in groupby(timeline, key=lambda item: (int(item["day"]), item["phase"] == "night")):
+                title = _("Night {day}") if night else _("Day {day}")
+                with ui.element("div").classes("mafia-timeline-part"):
+                    ui.label(title.format(day=_.number(day))).classes("font-bold")
+                    seen: set[str] = set()
+                    for item in items:
+                        text = wording.timeline_text(_, str(p["rules"]), item, self.name_of)
+                        if text and text not in seen:
+                            seen.add(text)
+                            testid(ui.label(text), "timeline")
+
+    # ------------------------------------------------------------ the lobby
 
     def _lobby(self) -> None:
         room, _ = self.room, self.t
@@ -137,6 +342,14 @@ class ScreenPage:
                     ui.label(wording.seat_label(_, number, seat.name))
 
 
+def once(timeline: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The timeline without a vote's result when the death by that vote follows ("... was voted out" says it)."""
+    voted_out = {(int(i["day"]), int(i["seat"])) for i in timeline
+                 if i.get("type") == "death" and i.get("cause") == "vote"}
+    return [item for item in timeline if not (item.get("type") == "vote_result" and item.get("eliminated")
+                                              and (int(item["day"]), int(item["eliminated"])) in voted_out)]
+
+
 def register() -> None:
     @ui.page("/r/{code}/screen")
     async def screen(code: str, request: Request) -> Response | None:
@@ -149,6 +362,7 @@ def register() -> None:
         if room is None:
             components.no_room(_, identity)
             return None
+        ui.add_head_html(HEAD)
         ScreenPage(room, identity, request, ui.context.client).build()
         components.hold_page(room, identity, request, seat=False)
         return None
