@@ -36,6 +36,11 @@ class Clock:
             state = room.state
             if room.stage is Stage.PLAYING and room.deadline is not None:
                 room.tick()  # the countdown labels, once a second
+            try:
+                await room.bots.tick(moment)  # the bot seats act through the room's door (webgame.room_bots)
+            except Exception:
+                log.exception("clock: the bots of room %s failed", room.code)
+            state = room.state
             if room.stage is not Stage.PLAYING or state is None or room.deadline is None or moment < room.deadline:
                 continue
             try:

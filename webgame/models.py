@@ -62,6 +62,7 @@ class Seat(Model):
     is_moderator = fields.BooleanField(default=False)
     joined_at = fields.DatetimeField(auto_now_add=True)
     left = fields.BooleanField(default=False, description="Left or removed, kept so old games still name it")
+    is_bot = fields.BooleanField(default=False, description="A bot the server plays (its token is never given out)")
 
     class Meta:
         table = "seat"

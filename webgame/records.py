@@ -77,6 +77,7 @@ class SeatRecord:
     is_moderator: bool
     joined_at: datetime
     left: bool
+    is_bot: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -139,6 +140,7 @@ def seat_record(seat: Seat) -> SeatRecord:
         is_moderator=seat.is_moderator,
         joined_at=seat.joined_at,
         left=seat.left,
+        is_bot=seat.is_bot,
     )
 
 

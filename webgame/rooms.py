@@ -39,6 +39,7 @@ from webgame.delegation import Held
 from webgame.errors import Refusal, refusal_text
 from webgame.i18n import N_
 from webgame.projection import Projection
+from webgame.room_bots import Bots
 from webgame.seating import DEFAULT_PLAYER_LIMITS, RULE_SETS, Lobby, SeatInfo, open_lobby
 from webgame.store import RoomRecord, RoomStatus, SeatRecord
 from webgame.subscribers import Audience, Subscriber
@@ -96,6 +97,7 @@ class Room:
         self.lobby = Lobby.from_record(record, seats)
         self.game = TableGame(record.id, record.code, now, self.audience.notify)
         self.chat_log = Chat(record.code)
+        self.bots = Bots(self)  # the bot seats' player, driven by the clock (webgame.room_bots)
 
     @property
     def chat(self) -> list[ChatLine]:
@@ -190,6 +192,12 @@ class Room:
 
     async def remove_seat(self, token_hash: str | None, seat_id: int) -> None:
         await self._host_in_lobby(token_hash, "seats", lambda: self.lobby.remove_seat(seat_id))
+
+    async def add_bot(self, token_hash: str | None) -> None:
+        await self._host_in_lobby(token_hash, "seats", self.lobby.add_bot)
+
+    async def remove_bot(self, token_hash: str | None) -> None:
+        await self._host_in_lobby(token_hash, "seats", self.lobby.remove_bot)
 
     async def make_host(self, token_hash: str | None, seat_id: int) -> None:
         async with self.lock:

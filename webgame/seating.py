@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from engine.dealing import PLAYER_RANGE
 from engine.options import OPTION_TABLES, OptionValue, resolve
 from webgame import store
+from webgame.bot_names import bot_names
 from webgame.errors import Refusal
 from webgame.i18n import N_
 from webgame.identity import clean_name
@@ -31,10 +32,12 @@ class SeatInfo:
     token_hash: str
     name: str
     position: int
+    is_bot: bool = False  # the server plays it (webgame.room_bots); nobody holds its token
 
 
 def seat_info(record: SeatRecord) -> SeatInfo:
-    return SeatInfo(id=record.id, token_hash=record.token_hash, name=record.name, position=record.position)
+    return SeatInfo(id=record.id, token_hash=record.token_hash, name=record.name, position=record.position,
+                    is_bot=record.is_bot)
 
 
 async def open_lobby(*, token: str, name: str, rules: str, language: str) -> tuple[RoomRecord, SeatRecord]:
@@ -130,6 +133,25 @@ class Lobby:
         seat = seat_info(await store.add_seat(self.room_id, token=token, name=clean))
         self.seats.append(seat)
         return seat, True
+
+    async def add_bot(self) -> SeatInfo:
+        """Seat a bot named from the room's language's list: its token is made here and forgotten (only its hash
+        is kept), so no browser can ever play it."""
+        high = self.player_limits()[1]
+        if len(self.players()) >= high:
+            raise Refusal(N_("The table is full: {count} players at most."), count=high)
+        taken = {seat.name.casefold() for seat in self.seats}
+        name = next(n for n in bot_names(self.language, len(self.seats)) if n.casefold() not in taken)
+        seat = seat_info(await store.add_seat(self.room_id, token=store.new_seat_token(), name=name, is_bot=True))
+        self.seats.append(seat)
+        return seat
+
+    async def remove_bot(self) -> None:
+        """Take the last bot off the table."""
+        bots = [seat for seat in self.seats if seat.is_bot]
+        if not bots:
+            raise Refusal(N_("There is no bot at the table."))
+        await self.remove_seat(bots[-1].id)
 
     async def set_rules(self, rules: str) -> bool:
         """Another rule set, with its default settings; False when it was already this one."""

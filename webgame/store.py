@@ -207,6 +207,7 @@ async def add_seat(
     position: int | None = None,
     is_moderator: bool = False,
     is_host: bool = False,
+    is_bot: bool = False,
 ) -> SeatRecord:
     """Seat a person. ``position`` defaults to one after the last seat still at the table."""
     token_hash = hash_token(token)
@@ -223,6 +224,7 @@ async def add_seat(
                 name=name,
                 position=position,
                 is_moderator=is_moderator,
+                is_bot=is_bot,
                 using_db=connection,
             )
         except IntegrityError as error:

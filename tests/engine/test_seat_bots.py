@@ -1,0 +1,85 @@
+"""The table bots' policy (``engine.seat_bots``): it reads only its seat's view, so it cannot cheat, and it
+plays whole games of both rule sets to an end."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+
+import pytest
+
+from engine.actions import Deadline
+from engine.game import apply, new_game
+from engine.knowledge import Viewer
+from engine.seat_bots import decide
+from engine.simulate import play_seats
+from engine.state import GameState, Phase
+from engine.view import view
+
+
+def _hidden_swap(state: GameState, seat: int, rng: random.Random) -> GameState | None:
+    """A copy of ``state`` where two seats this seat knows nothing about have swapped roles (the hidden state
+    differs, what the seat may know does not); None when there are no two such seats."""
+    known = {int(s) for s in view(state, Viewer.of_seat(seat))["roles"]}
+    unknown = [s for s in range(1, state.n + 1) if s not in known and state.roles[s - 1] != state.roles[seat - 1]]
+    pairs = [(a, b) for a in unknown for b in unknown if a < b and state.roles[a - 1] != state.roles[b - 1]]
+    if not pairs:
+        return None
+    a, b = rng.choice(pairs)
+    other = copy.deepcopy(state)
+    other.roles[a - 1], other.roles[b - 1] = other.roles[b - 1], other.roles[a - 1]
+    other.cache = {}
+    return other
+
+
+@pytest.mark.parametrize(("rules", "players"), [("uz", 6), ("uz", 10), ("uk", 12)])
+def test_the_same_view_gives_the_same_choices_whatever_is_hidden(rules: str, players: int) -> None:
+    rng, compared = random.Random(11), 0
+    for game in range(6):
+        state = new_game(rules, players, 100 + game)
+        while state.phase is not Phase.ENDED:
+            step, acted = state.step, False
+            for seat in range(1, state.n + 1):
+                mine = view(state, Viewer.of_seat(seat))
+                other = _hidden_swap(state, seat, rng)
+                if other is not None and view(other, Viewer.of_seat(seat)) == mine:
+                    theirs = view(other, Viewer.of_seat(seat))
+                    for draw in range(3):  # the same rng -> the same action: the same distribution
+                        assert decide(mine, random.Random(draw)) == decide(theirs, random.Random(draw))
+                        assert decide(mine, random.Random(draw), "strong") == decide(
+                            theirs, random.Random(draw), "strong")
+                    compared += 1
+                action = decide(mine, rng)
+                if action is not None:
+                    apply(state, action)
+                    acted = True
+                    if state.step != step:
+                        break
+            if not acted and state.step == step and state.winner is None:
+                apply(state, Deadline(step))
+    assert compared > 50  # the property was really exercised
+
+
+def test_a_bot_only_chooses_what_its_screen_offers() -> None:
+    """Every decision is one of the seat's legal actions in its view (the engine accepts it)."""
+    for seed in range(20):
+        state = new_game("uk", 12, seed)
+        for seat in range(1, 13):
+            action = decide(view(state, Viewer.of_seat(seat)), random.Random(seed))
+            legal = view(state, Viewer.of_seat(seat))["actions"]
+            assert (action is None) == (not legal)
+
+
+def test_a_town_bot_acts_on_its_own_check() -> None:
+    """The commissar who found a mafia player nominates and votes him (from the check event in his view)."""
+    shown = {"me": {"seat": 3}, "teams": {"3": "town"}, "alive": [1, 2, 3, 4, 5],
+             "events": [{"type": "check", "seat": 3, "target": 5, "result": "mafia"}],
+             "actions": [{"type": "vote", "targets": [1, 2, 4, 5], "none": True}]}
+    assert all(decide(shown, random.Random(n)).target == 5 for n in range(20))  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("rules", "players"), [("uz", 4), ("uz", 12), ("uk", 12)])
+def test_bots_play_games_to_an_end(rules: str, players: int) -> None:
+    winners = Counter(play_seats(new_game(rules, players, seed), random.Random(seed)).winner for seed in range(10))
+    assert sum(winners.values()) == 10 and None not in winners
