@@ -81,6 +81,7 @@ class Room:
     remaining = Held[Callable[[], float | None]]("game")  # seconds left in the step, None without a game
     game_seat = Held[Callable[[str | None], int]]("game")  # engine seat of a token in this game, 0 if none
     name_of = Held[Callable[[int], str]]("game")  # the name at an engine seat of this game
+    seat_is_bot = Held[Callable[[int], bool]]("game")  # whether a bot plays that seat (webgame.room_bots)
     public = Held[Callable[[], dict[str, Any]]]("game")  # every projection's public part, made once per state
     # the pages.
     subscribe = Held[Callable[[Subscriber], None]]("audience")
@@ -133,7 +134,7 @@ class Room:
 
     def seats_connected(self) -> list[bool]:
         """For each engine seat of the current game, whether its person has a page open (public dots)."""
-        return [self.audience.is_connected(seat.token_hash) for seat in self.game.seating]
+        return [seat.is_bot or self.audience.is_connected(seat.token_hash) for seat in self.game.seating]
 
     def version(self) -> tuple[int | None, int, int, int]:
         """Changes whenever what any page of the game shows may change: (game, actions, step, chat lines)."""

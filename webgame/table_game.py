@@ -81,6 +81,10 @@ class TableGame:
             return self.seating[seat - 1].name
         return "?"
 
+    def seat_is_bot(self, seat: int) -> bool:
+        """Whether a bot plays engine seat ``seat`` (every screen says so next to its name)."""
+        return 1 <= seat <= len(self.seating) and self.seating[seat - 1].is_bot
+
     def seat_alive(self, seat: int) -> bool:
         return self.state is not None and 1 <= seat <= self.state.n and bool(self.state.alive[seat - 1])
 

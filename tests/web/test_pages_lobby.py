@@ -149,3 +149,27 @@ async def test_an_unknown_room_page_says_so(user: User, path: str) -> None:
     await user.should_see("There is no room with this code.")
     assert not rooms.registry.rooms
     assert isinstance(user.http_client, httpx.AsyncClient)
+
+
+async def test_the_host_adds_and_removes_bots_and_every_screen_marks_them(create_user) -> None:
+    host, guest = create_user(), create_user()
+    room = await create_room(host, "Host")
+    await join(guest, room, "Guest")
+    await guest.should_not_see(marker="add-bot")  # only the host has the controls
+    await host.should_not_see(marker="remove-bot")
+    tap(host, "add-bot")
+    await wait_for(lambda: len(room.seats) == 3)
+    tap(host, "add-bot")
+    await wait_for(lambda: len(room.seats) == 4)
+    bots = [seat for seat in room.seats if seat.is_bot]
+    assert len(bots) == 2
+    await guest.should_see(content=f"3. {bots[0].name} (bot)")  # the mark is words, for screen readers too
+    await host.should_see(content=f"4. {bots[1].name} (bot)")
+    tap(host, "remove-bot")
+    await wait_for(lambda: len(room.seats) == 3)
+    await guest.should_not_see(content=bots[1].name)
+    tap(host, "add-bot")
+    await wait_for(lambda: len(room.seats) == 4)
+    tap(host, "start")
+    await wait_for(lambda: room.state is not None)
+    assert room.seat_is_bot(3) and room.seat_is_bot(4) and not room.seat_is_bot(1)

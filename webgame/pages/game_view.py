@@ -53,7 +53,7 @@ class GameView:
         return self.page.t
 
     def name_of(self, seat: int) -> str:
-        return wording.seat_label(self.page.t, seat, self.page.room.name_of(seat))
+        return wording.seat_label(self.page.t, seat, self.page.room.name_of(seat), self.page.room.seat_is_bot(seat))
 
     @property
     def me(self) -> dict[str, Any] | None:

@@ -112,12 +112,12 @@ class LobbyView:
             for index, seat in enumerate(room.seats):
                 moderator = room.moderated and seat.token_hash == room.host_hash
                 with d.row("w-full items-center no-wrap gap-2"):
-                    d.dot(room.is_connected(seat.token_hash))
+                    d.dot(seat.is_bot or room.is_connected(seat.token_hash))  # a bot is always there
                     if moderator:
                         d.label(seat.name, "grow mafia-name")
                     else:
                         number += 1
-                        d.label(wording.seat_label(_, number, seat.name), "grow mafia-name")
+                        d.label(wording.seat_label(_, number, seat.name, seat.is_bot), "grow mafia-name")
                     if seat.token_hash == room.host_hash:
                         d.badge(_("moderator") if moderator else _("host"), "primary")
                     if seat.token_hash == self.page.token_hash:
@@ -125,6 +125,23 @@ class LobbyView:
                 if self.is_host:  # a line of its own: the name keeps the width, "remove" far from the rest
                     with d.row("w-full items-center no-wrap gap-2 mafia-seat-controls"):
                         self._seat_controls(d, seat.id, index, len(room.seats), seat.token_hash == room.host_hash)
+            if self.is_host:
+                self._bot_controls(d, any(seat.is_bot for seat in room.seats))
+
+    def _bot_controls(self, d: Draft, has_bots: bool) -> None:
+        """The host fills empty seats with bots (they play from their own seat's screen, webgame.room_bots)."""
+        _, room, token_hash = self.page.t, self.page.room, self.page.token_hash
+
+        async def add() -> None:
+            await components.guarded(_, lambda: room.add_bot(token_hash))
+
+        async def remove() -> None:
+            await components.guarded(_, lambda: room.remove_bot(token_hash))
+
+        with d.row("w-full items-center gap-2"):
+            d.button(_("Add a bot"), add, "add-bot", icon="smart_toy", outline=True, no_caps=True)
+            if has_bots:
+                d.button(_("Remove a bot"), remove, "remove-bot", icon="person_remove", flat=True, no_caps=True)
 
     def _seat_controls(self, d: Draft, seat_id: int, index: int, count: int, is_host_seat: bool) -> None:
         _, room, token_hash = self.page.t, self.page.room, self.page.token_hash

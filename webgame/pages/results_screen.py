@@ -93,7 +93,7 @@ class ScreenPage:
         self.countdown.set_text(components.countdown_text(self.t, self.room))
 
     def name_of(self, seat: int) -> str:
-        return wording.seat_label(self.t, seat, self.room.name_of(seat))
+        return wording.seat_label(self.t, seat, self.room.name_of(seat), self.room.seat_is_bot(seat))
 
     # ------------------------------------------------------------ the narrator
 
@@ -130,7 +130,7 @@ class ScreenPage:
         _ = translator(self.narrator.language)
 
         def name_of(seat: int) -> str:
-            return wording.seat_label(_, seat, self.room.name_of(seat))
+            return wording.seat_label(_, seat, self.room.name_of(seat), self.room.seat_is_bot(seat))
 
         with self.narration:
             for phrase in said:
@@ -338,8 +338,8 @@ class ScreenPage:
             ui.label(_("Players: {count}").format(count=_.number(len(players)))).classes("font-bold")
             for number, seat in enumerate(players, 1):
                 with ui.row().classes("items-center gap-2"):
-                    components.presence_dot(room.is_connected(seat.token_hash))
-                    ui.label(wording.seat_label(_, number, seat.name))
+                    components.presence_dot(seat.is_bot or room.is_connected(seat.token_hash))
+                    ui.label(wording.seat_label(_, number, seat.name, seat.is_bot))
 
 
 def once(timeline: list[dict[str, Any]]) -> list[dict[str, Any]]:

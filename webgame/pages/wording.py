@@ -160,8 +160,11 @@ def phase_title(_: Translator, phase: str, day: int) -> str:
     return _(titles.get(phase, N_("Day {day}"))).format(day=_.number(day))
 
 
-def seat_label(_: Translator, seat: int, name: str) -> str:
-    """A player as the table knows him: his number and his name."""
+def seat_label(_: Translator, seat: int, name: str, bot: bool = False) -> str:
+    """A player as the table knows him: his number and his name, and a bot says it is one (in words, so a screen
+    reader says it too)."""
+    if bot:
+        return _("{number}. {name} (bot)").format(number=_.number(seat), name=name)
     return _("{number}. {name}").format(number=_.number(seat), name=name)
 
 
