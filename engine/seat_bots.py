@@ -17,9 +17,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.actions import Action, EliminateAll, EndSpeech, KamikazePick, NightAct, Nominate, Ready, Vote
+from engine.roles import Role, team_of
 
 LEVELS = ("simple", "strong")
-"""``simple``: acts on its own checks and its team; ``strong`` also reads the vote history and the deaths."""
+"""``simple``: acts on its own checks and its team. ``strong`` also reads the public record: who voted out a
+player whose card was then shown to be the town's is suspect (and the mafia kills first whoever voted against
+its own); a uk commissar leaves his notes more often."""
 
 _BLACK = frozenset({"mafia", "black"})
 _HUNTERS = frozenset({"mafia", "black", "killer"})
@@ -77,6 +80,29 @@ class _Reading:
         self.suspects = sorted(t for t, r in self.checks.items() if r in _BLACK and t in self.alive)
         self.cleared = {t for t, r in self.checks.items() if r not in _BLACK}
         self.strong = level == "strong"
+        self.suspicion = self._read_record(view) if self.strong else {}
+
+    def _read_record(self, view: Mapping[str, Any]) -> dict[int, float]:
+        """Strong level: a score per seat from the public record (the votes of each vote, the roles shown on
+        death): voting out a town card is suspect, voting out a mafia card is trusted."""
+        rules = str(view.get("rules", "uz"))
+        revealed: dict[int, str] = {}
+        for event in view.get("events") or []:
+            if event.get("type") == "death" and event.get("role"):
+                try:
+                    revealed[int(event["seat"])] = str(team_of(rules, Role(str(event["role"]))))
+                except (KeyError, ValueError):
+                    continue
+        score: dict[int, float] = {}
+        for event in view.get("events") or []:
+            if event.get("type") != "vote_result":
+                continue
+            for voter, target in (event.get("votes") or {}).items():
+                team = revealed.get(int(target)) if target is not None else None
+                if team is not None:
+                    bad = team not in _HUNTERS and team != "killer"
+                    score[int(voter)] = score.get(int(voter), 0.0) + (1.0 if bad else -1.0)
+        return score
 
     def town(self, targets: list[int]) -> list[int]:
         """Targets outside the seat's known team (for the mafia: the town it hunts)."""
@@ -94,8 +120,18 @@ class _Reading:
             return self._least_trusted(open_, rng)
         return rng.choice(open_)
 
+    def threats(self, targets: list[int]) -> list[int]:
+        """Strong mafia: the town players who voted against its team in the record (killed first)."""
+        if not self.strong:
+            return []
+        worst = min((self.suspicion.get(t, 0.0) for t in targets), default=0.0)
+        return [t for t in targets if worst < 0 and self.suspicion.get(t, 0.0) == worst]
+
     def _least_trusted(self, targets: list[int], rng: random.Random) -> int:
-        """Strong level: the town leans on the current tally (the table's read) when it has no check."""
+        """Strong level: the most suspect by the record; else the town leans on the current tally."""
+        worst = max((self.suspicion.get(t, 0.0) for t in targets), default=0.0)
+        if worst > 0:
+            return rng.choice([t for t in targets if self.suspicion.get(t, 0.0) == worst])
         tally: dict[int, int] = {}
         for target in (self.view.get("votes") or {}).values():
             if target is not None:
@@ -136,7 +172,8 @@ class _Reading:
             suggested = self._team_choice(targets)
             if suggested is not None:
                 return suggested
-            return rng.choice(self.town(targets) or targets)
+            town = self.town(targets) or targets
+            return rng.choice(self.threats(town) or town)
         if act == "shoot":
             suspects = [t for t in self.suspects if t in targets]
             return suspects[0] if suspects else None
@@ -174,6 +211,7 @@ def _night(read: _Reading, entries: list[dict[str, Any]], rng: random.Random) ->
         target = read.night_target(act, list(entry["targets"]), rng)
         if target is None:
             continue
-        note = act == "check" and bool(entry.get("note")) and target not in read.team and rng.random() < 0.2
+        often = 0.5 if read.strong else 0.2
+        note = act == "check" and bool(entry.get("note")) and target not in read.team and rng.random() < often
         return NightAct(seat, act, target, note=note)
     return NightAct(seat, "pass")
