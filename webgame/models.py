@@ -63,6 +63,7 @@ class Seat(Model):
     joined_at = fields.DatetimeField(auto_now_add=True)
     left = fields.BooleanField(default=False, description="Left or removed, kept so old games still name it")
     is_bot = fields.BooleanField(default=False, description="A bot the server plays (its token is never given out)")
+    bot_level = fields.CharField(max_length=8, default="simple", description="A bot's level: simple or strong")
 
     class Meta:
         table = "seat"

@@ -78,6 +78,7 @@ class SeatRecord:
     joined_at: datetime
     left: bool
     is_bot: bool = False
+    bot_level: str = "simple"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -141,6 +142,7 @@ def seat_record(seat: Seat) -> SeatRecord:
         joined_at=seat.joined_at,
         left=seat.left,
         is_bot=seat.is_bot,
+        bot_level=seat.bot_level,
     )
 
 

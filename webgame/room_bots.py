@@ -58,15 +58,19 @@ class BotTable(Protocol):
 class Bots:
     """One room's bots: when each bot seat acts next, and the acting itself (through ``Room.act``)."""
 
-    def __init__(self, room: BotTable, rng: random.Random | None = None, level: str = "simple") -> None:
+    def __init__(self, room: BotTable, rng: random.Random | None = None) -> None:
         self.room = room
         self.rng = rng or random.Random()
-        self.level = level
+        self.level = "simple"  # a seat without a level of its own
         self.due: dict[str, tuple[int, float]] = {}  # bot token hash -> (step, when it acts)
         self.seen: tuple[int | None, int, int, int] | None = None
 
     def bot_hashes(self) -> list[str]:
         return [seat.token_hash for seat in self.room.seating if seat.is_bot]
+
+    def level_of(self, token_hash: str) -> str:
+        """The level the host picked for this bot (``engine.seat_bots.LEVELS``)."""
+        return next((seat.bot_level for seat in self.room.seating if seat.token_hash == token_hash), self.level)
 
     async def tick(self, now: float) -> int:
         """Plan after a change, then act for every bot whose time has come; how many actions were taken."""
@@ -118,7 +122,7 @@ class Bots:
         projection = self.room.projection(token_hash)
         if projection is None or projection.step != step:
             return False
-        action = decide(projection.view, self.rng, self.level)
+        action = decide(projection.view, self.rng, self.level_of(token_hash))
         if action is None:
             return False
         try:

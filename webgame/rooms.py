@@ -194,8 +194,8 @@ class Room:
     async def remove_seat(self, token_hash: str | None, seat_id: int) -> None:
         await self._host_in_lobby(token_hash, "seats", lambda: self.lobby.remove_seat(seat_id))
 
-    async def add_bot(self, token_hash: str | None) -> None:
-        await self._host_in_lobby(token_hash, "seats", self.lobby.add_bot)
+    async def add_bot(self, token_hash: str | None, level: str = "simple") -> None:
+        await self._host_in_lobby(token_hash, "seats", lambda: self.lobby.add_bot(level))
 
     async def remove_bot(self, token_hash: str | None) -> None:
         await self._host_in_lobby(token_hash, "seats", self.lobby.remove_bot)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from engine.dealing import PLAYER_RANGE
 from engine.options import OPTION_TABLES, OptionValue, resolve
+from engine.seat_bots import LEVELS
 from webgame import store
 from webgame.bot_names import bot_names
 from webgame.errors import Refusal
@@ -33,11 +34,12 @@ class SeatInfo:
     name: str
     position: int
     is_bot: bool = False  # the server plays it (webgame.room_bots); nobody holds its token
+    bot_level: str = "simple"  # engine.seat_bots.LEVELS: the host picks it when he adds the bot
 
 
 def seat_info(record: SeatRecord) -> SeatInfo:
     return SeatInfo(id=record.id, token_hash=record.token_hash, name=record.name, position=record.position,
-                    is_bot=record.is_bot)
+                    is_bot=record.is_bot, bot_level=record.bot_level)
 
 
 async def open_lobby(*, token: str, name: str, rules: str, language: str) -> tuple[RoomRecord, SeatRecord]:
@@ -134,15 +136,18 @@ class Lobby:
         self.seats.append(seat)
         return seat, True
 
-    async def add_bot(self) -> SeatInfo:
-        """Seat a bot named from the room's language's list: its token is made here and forgotten (only its hash
-        is kept), so no browser can ever play it."""
+    async def add_bot(self, level: str = "simple") -> SeatInfo:
+        """Seat a bot of ``level`` named from the room's language's list: its token is made here and forgotten
+        (only its hash is kept), so no browser can ever play it."""
+        if level not in LEVELS:
+            raise Refusal(N_("Unknown bot level {name}."), name=str(level)[:20])
         high = self.player_limits()[1]
         if len(self.players()) >= high:
             raise Refusal(N_("The table is full: {count} players at most."), count=high)
         taken = {seat.name.casefold() for seat in self.seats}
         name = next(n for n in bot_names(self.language, len(self.seats)) if n.casefold() not in taken)
-        seat = seat_info(await store.add_seat(self.room_id, token=store.new_seat_token(), name=name, is_bot=True))
+        seat = seat_info(await store.add_seat(self.room_id, token=store.new_seat_token(), name=name, is_bot=True,
+                                              bot_level=level))
         self.seats.append(seat)
         return seat
 

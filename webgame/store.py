@@ -208,6 +208,7 @@ async def add_seat(
     is_moderator: bool = False,
     is_host: bool = False,
     is_bot: bool = False,
+    bot_level: str = "simple",
 ) -> SeatRecord:
     """Seat a person. ``position`` defaults to one after the last seat still at the table."""
     token_hash = hash_token(token)
@@ -225,6 +226,7 @@ async def add_seat(
                 position=position,
                 is_moderator=is_moderator,
                 is_bot=is_bot,
+                bot_level=bot_level,
                 using_db=connection,
             )
         except IntegrityError as error:

@@ -168,8 +168,10 @@ async def test_the_host_adds_and_removes_bots_and_every_screen_marks_them(create
     tap(host, "remove-bot")
     await wait_for(lambda: len(room.seats) == 3)
     await guest.should_not_see(content=bots[1].name)
-    tap(host, "add-bot")
+    tap(host, "add-strong-bot")
     await wait_for(lambda: len(room.seats) == 4)
+    assert room.seats[3].is_bot and room.seats[3].bot_level == "strong"
+    await guest.should_see(content="strong")
     tap(host, "start")
     await wait_for(lambda: room.state is not None)
     assert room.seat_is_bot(3) and room.seat_is_bot(4) and not room.seat_is_bot(1)

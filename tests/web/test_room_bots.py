@@ -57,6 +57,11 @@ async def test_the_host_adds_and_removes_bots(db: Path, fake_time: FakeTime) -> 
     assert len(bots) == 2 and len({seat.name for seat in bots}) == 2
     assert all(seat.name[0] in "АБВГДЕЄЖЗИІЇЙКЛМНОПРСТУФХЦЧШЩЮЯ" for seat in bots)  # the room's language
     assert not any(seat.is_bot for seat in room.seats if seat.name in ("Human", "Guest"))
+    with pytest.raises(Refusal):
+        await room.add_bot(host, "genius")
+    await room.add_bot(host, "strong")
+    assert [seat.bot_level for seat in room.seats if seat.is_bot] == ["simple", "simple", "strong"]
+    await room.remove_bot(host)
     await room.remove_bot(host)
     assert [seat.is_bot for seat in room.seats] == [False, False, True]
     await room.remove_bot(host)
@@ -115,7 +120,8 @@ async def test_bots_go_on_after_a_restart(isolated_data: Path) -> None:
     async with open_database(config):
         rooms.registry.now = time
         try:
-            room, host = await room_with_bots("uk", 11)
+            room, host = await room_with_bots("uk", 10)
+            await room.add_bot(host, "strong")
             await room.start(host)
             clock = Clock(rooms.registry)
             for _ in range(300):  # the human sleeps: his speech runs out, then the bots play their part
@@ -132,6 +138,7 @@ async def test_bots_go_on_after_a_restart(isolated_data: Path) -> None:
             assert restored is not None and restored.state is not None
             assert len(restored.state.log) == logged
             assert sum(seat.is_bot for seat in restored.seating) == 11
+            assert [seat.bot_level for seat in restored.seating][-1] == "strong"  # the host's pick is kept
             await play_out(restored, host, time)
             assert restored.state.phase is Phase.ENDED
         finally:

@@ -13,4 +13,9 @@ class Migration(migrations.Migration):
             name='is_bot',
             field=fields.BooleanField(default=False, description="A bot the server plays (its token is never given out)"),
         ),
+        ops.AddField(
+            model_name='Seat',
+            name='bot_level',
+            field=fields.CharField(default='simple', description="A bot's level: simple or strong", max_length=8),
+        ),
     ]

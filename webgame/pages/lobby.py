@@ -120,6 +120,8 @@ class LobbyView:
                         d.label(wording.seat_label(_, number, seat.name, seat.is_bot), "grow mafia-name")
                     if seat.token_hash == room.host_hash:
                         d.badge(_("moderator") if moderator else _("host"), "primary")
+                    if seat.is_bot and seat.bot_level == "strong":
+                        d.badge(_("strong"), "secondary")
                     if seat.token_hash == self.page.token_hash:
                         d.badge(_("you"), "positive")
                 if self.is_host:  # a line of its own: the name keeps the width, "remove" far from the rest
@@ -132,14 +134,16 @@ class LobbyView:
         """The host fills empty seats with bots (they play from their own seat's screen, webgame.room_bots)."""
         _, room, token_hash = self.page.t, self.page.room, self.page.token_hash
 
-        async def add() -> None:
-            await components.guarded(_, lambda: room.add_bot(token_hash))
+        async def add(level: str = "simple") -> None:
+            await components.guarded(_, lambda: room.add_bot(token_hash, level))
 
         async def remove() -> None:
             await components.guarded(_, lambda: room.remove_bot(token_hash))
 
         with d.row("w-full items-center gap-2"):
             d.button(_("Add a bot"), add, "add-bot", icon="smart_toy", outline=True, no_caps=True)
+            d.button(_("Add a strong bot"), lambda: add("strong"), "add-strong-bot", icon="smart_toy", outline=True,
+                     no_caps=True, tip=_("A strong bot also reads the vote record and the roles shown on death."))
             if has_bots:
                 d.button(_("Remove a bot"), remove, "remove-bot", icon="person_remove", flat=True, no_caps=True)
 
