@@ -23,6 +23,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--out", default="docs/BALANCE.md")
+    parser.add_argument("--bot-games", type=int, default=400, help="games a row of the table bots' section")
     args = parser.parse_args()
     lines = [
         "# Balance: who wins, by player count",
@@ -51,6 +52,9 @@ def main() -> None:
                          + f" | {summary.days:.2f} |")
             print(lines[-1], flush=True)
         lines.append("")
+    from bench.bot_balance import sections  # here: that module takes SIDES and cell from this one
+
+    lines += sections(args.bot_games)
     Path(args.out).write_text("\n".join(lines) + "\n")
 
 

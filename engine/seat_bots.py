@@ -127,6 +127,15 @@ class _Reading:
         worst = min((self.suspicion.get(t, 0.0) for t in targets), default=0.0)
         return [t for t in targets if worst < 0 and self.suspicion.get(t, 0.0) == worst]
 
+    def _leader(self, targets: list[int], rng: random.Random) -> int:
+        """The target with the most votes so far (the lowest seat on a tie); a random one before any vote."""
+        tally: dict[int, int] = {}
+        for target in (self.view.get("votes") or {}).values():
+            if target is not None:
+                tally[int(target)] = tally.get(int(target), 0) + 1
+        best = max((tally.get(t, 0) for t in targets), default=0)
+        return min(t for t in targets if tally.get(t, 0) == best) if best else rng.choice(targets)
+
     def _least_trusted(self, targets: list[int], rng: random.Random) -> int:
         """Strong level: the most suspect by the record; else the town leans on the current tally."""
         worst = max((self.suspicion.get(t, 0.0) for t in targets), default=0.0)
@@ -142,9 +151,12 @@ class _Reading:
 
     def vote(self, targets: list[int], rng: random.Random, may_abstain: bool) -> int | None:
         if self.mafia:
-            town = self.town(targets)
-            return rng.choice(town or targets)
-        if not self.suspects and may_abstain and rng.random() < 0.15:
+            town = self.town(targets) or targets
+            if self.strong:  # the team votes as one: for the town player the table already leans on
+                return self._leader(town, rng)
+            return rng.choice(town)
+        lead = any(self.suspicion.get(t, 0.0) > 0 for t in targets)  # strong: the record points at someone
+        if not self.suspects and not lead and may_abstain and rng.random() < 0.15:
             return None
         return self.pick(targets, rng)
 

@@ -83,3 +83,23 @@ def test_a_town_bot_acts_on_its_own_check() -> None:
 def test_bots_play_games_to_an_end(rules: str, players: int) -> None:
     winners = Counter(play_seats(new_game(rules, players, seed), random.Random(seed)).winner for seed in range(10))
     assert sum(winners.values()) == 10 and None not in winners
+
+
+def test_a_strong_town_bot_reads_the_vote_record() -> None:
+    """Seats 4 and 5 voted out seat 2, whose card then showed a civilian: a strong town bot votes one of them,
+    a simple one anyone; both read only the public record of their view."""
+    shown = {"me": {"seat": 3}, "teams": {"3": "town"}, "alive": [1, 3, 4, 5, 6], "rules": "uz",
+             "events": [{"type": "vote_result", "votes": {"1": 6, "4": 2, "5": 2, "6": 1}, "eliminated": 2},
+                        {"type": "death", "seat": 2, "role": "civilian", "cause": "vote"}],
+             "actions": [{"type": "vote", "targets": [1, 4, 5, 6], "none": True}]}
+    strong = Counter(decide(shown, random.Random(n), "strong").target for n in range(40))  # type: ignore[union-attr]
+    simple = Counter(decide(shown, random.Random(n)).target for n in range(40))  # type: ignore[union-attr]
+    assert set(strong) == {4, 5}
+    assert len(simple) > 2
+
+
+def test_strong_mafia_votes_as_one_for_the_leading_town_player() -> None:
+    shown = {"me": {"seat": 2}, "teams": {"2": "mafia", "5": "mafia"}, "alive": [1, 2, 3, 4, 5],
+             "votes": {"1": 3, "4": 3, "3": 1}, "events": [],
+             "actions": [{"type": "vote", "targets": [1, 3, 4, 5], "none": True}]}
+    assert {decide(shown, random.Random(n), "strong").target for n in range(20)} == {3}  # type: ignore[union-attr]
