@@ -128,24 +128,7 @@ class LobbyView:
                     with d.row("w-full items-center no-wrap gap-2 mafia-seat-controls"):
                         self._seat_controls(d, seat.id, index, len(room.seats), seat.token_hash == room.host_hash)
             if self.is_host:
-                self._bot_controls(d, any(seat.is_bot for seat in room.seats))
-
-    def _bot_controls(self, d: Draft, has_bots: bool) -> None:
-        """The host fills empty seats with bots (they play from their own seat's screen, webgame.room_bots)."""
-        _, room, token_hash = self.page.t, self.page.room, self.page.token_hash
-
-        async def add(level: str = "simple") -> None:
-            await components.guarded(_, lambda: room.add_bot(token_hash, level))
-
-        async def remove() -> None:
-            await components.guarded(_, lambda: room.remove_bot(token_hash))
-
-        with d.row("w-full items-center gap-2"):
-            d.button(_("Add a bot"), add, "add-bot", icon="smart_toy", outline=True, no_caps=True)
-            d.button(_("Add a strong bot"), lambda: add("strong"), "add-strong-bot", icon="smart_toy", outline=True,
-                     no_caps=True, tip=_("A strong bot also reads the vote record and the roles shown on death."))
-            if has_bots:
-                d.button(_("Remove a bot"), remove, "remove-bot", icon="person_remove", flat=True, no_caps=True)
+                bot_controls(self.page, d, any(seat.is_bot for seat in room.seats))
 
     def _seat_controls(self, d: Draft, seat_id: int, index: int, count: int, is_host_seat: bool) -> None:
         _, room, token_hash = self.page.t, self.page.room, self.page.token_hash
@@ -276,3 +259,20 @@ class LobbyView:
         else:
             d.label(reason or _("Waiting for the host to start the game."), "mafia-muted")
 
+
+def bot_controls(page: RoomPage, d: Draft, has_bots: bool) -> None:
+    """The host fills empty seats with bots (they play from their own seat's screen, webgame.room_bots)."""
+    _, room, token_hash = page.t, page.room, page.token_hash
+
+    async def add(level: str = "simple") -> None:
+        await components.guarded(_, lambda: room.add_bot(token_hash, level))
+
+    async def remove() -> None:
+        await components.guarded(_, lambda: room.remove_bot(token_hash))
+
+    with d.row("w-full items-center gap-2"):
+        d.button(_("Add a bot"), add, "add-bot", icon="smart_toy", outline=True, no_caps=True)
+        d.button(_("Add a strong bot"), lambda: add("strong"), "add-strong-bot", icon="smart_toy", outline=True,
+                 no_caps=True, tip=_("A strong bot also reads the vote record and the roles shown on death."))
+        if has_bots:
+            d.button(_("Remove a bot"), remove, "remove-bot", icon="person_remove", flat=True, no_caps=True)
