@@ -41,20 +41,19 @@ def sections(games: int) -> list[str]:
             lines.append(f"| {players} | " + " | ".join(cell(summary, s) for s in sides) + f" | {summary.days:.2f} |")
             print(lines[-1], flush=True)
         lines.append("")
+    lines += [f"### The strong level against the simple one ({games} games a cell)", "",
+              "| rules | players | town, both simple | town strong vs mafia simple | mafia, both simple "
+              "| mafia strong vs town simple |", "|---|---|---|---|---|---|"]
     for rules, sizes in LEVEL_SIZES.items():
-        town, mafia = SIDES[rules][:2]
-        lines += [f"### {rules}: the strong level against the simple one ({games} games a cell)", "",
-                  "Each cell: the win rate of the side named, when it alone plays the strong level.", "",
-                  f"| players | {town}, both simple | {town} strong vs {mafia} simple | {mafia}, both simple "
-                  f"| {mafia} strong vs {town} simple |", "|---|---|---|---|---|"]
+        town, mafia = SIDES[rules][:2]  # uk: red and black
         for players in sizes:
             base = simulate(rules, players, games, 1, "table")
             strong_town = simulate(rules, players, games, 1, "table", town="strong")
             strong_mafia = simulate(rules, players, games, 1, "table", mafia="strong")
-            lines.append(f"| {players} | {cell(base, town)} | {cell(strong_town, town)} | {cell(base, mafia)} "
-                         f"| {cell(strong_mafia, mafia)} |")
+            lines.append(f"| {rules} | {players} | {cell(base, town)} | {cell(strong_town, town)} "
+                         f"| {cell(base, mafia)} | {cell(strong_mafia, mafia)} |")
             print(lines[-1], flush=True)
-        lines.append("")
+    lines.append("")
     return lines
 
 
