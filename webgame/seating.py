@@ -229,5 +229,7 @@ class Lobby:
 
     async def make_host(self, seat_id: int) -> None:
         seat = self._seat(seat_id)
+        if seat.is_bot:  # nobody could start or run the game: the server holds a bot's token
+            raise Refusal(N_("A bot cannot be the host."))
         await store.update_room(self.room_id, host_token_hash=seat.token_hash)
         self.host_hash = seat.token_hash

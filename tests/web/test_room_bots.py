@@ -59,6 +59,9 @@ async def test_the_host_adds_and_removes_bots(db: Path, fake_time: FakeTime) -> 
     assert not any(seat.is_bot for seat in room.seats if seat.name in ("Human", "Guest"))
     with pytest.raises(Refusal):
         await room.add_bot(host, "genius")
+    with pytest.raises(Refusal):
+        await room.make_host(host, bots[0].id)
+    assert room.host_hash == host
     await room.add_bot(host, "strong")
     assert [seat.bot_level for seat in room.seats if seat.is_bot] == ["simple", "simple", "strong"]
     await room.remove_bot(host)
