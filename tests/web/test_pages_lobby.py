@@ -175,3 +175,5 @@ async def test_the_host_adds_and_removes_bots_and_every_screen_marks_them(create
     tap(host, "start")
     await wait_for(lambda: room.state is not None)
     assert room.seat_is_bot(3) and room.seat_is_bot(4) and not room.seat_is_bot(1)
+    await host.should_not_see(marker="add-bot")  # the lobby is gone
+    await guest.should_see(content=f"4. {room.seats[3].name} (bot)")  # the game screen marks it too
