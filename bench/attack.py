@@ -45,7 +45,7 @@ from typing import Any
 
 import aiohttp
 
-from bench.drivers import ROLE_BUTTON, GameRoom, Stats
+from bench.drivers import GameRoom, Stats, in_game
 from bench.load import Server, cpu_seconds, free_port, percentile, rss_mb
 from bench.phone import Phone
 
@@ -178,7 +178,7 @@ class Table:
             await tab.load(self.room.path)
             # His own page (lobby, game or results), not a stranger's: no join form, not a spectator's heading.
             seated = tab.node_key("join-name") is None and not tab.has_text("You are watching this game.") \
-                and (tab.button(ROLE_BUTTON) is not None or tab.button("Hide my role") is not None
+                and (in_game(tab)
                      or tab.has_text("Players:") or tab.has_text("News"))
             self.checks["seated returns ok" if seated else "seated returns without the game"] += 1
         except Exception as error:  # noqa: BLE001 - counted, the figure says it

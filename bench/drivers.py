@@ -45,7 +45,12 @@ EFFECT_TIMEOUT = 10.0
 SLOW_MS = 500.0
 SETUP_TIMEOUT = 120.0  # many rooms join at once: a lobby step may wait behind the others
 TIMERS = ("Night", "Discussion", "Vote", "Kamikaze's pick")  # uz, as the host's lobby labels them
-ROLE_BUTTON = "Tap to see your role"
+ROLE_BUTTON = "reveal"  # the node id of the game screen's reveal toggle (every seat's phone has it in a game)
+
+
+def in_game(phone: Phone) -> bool:
+    """The phone shows a seat's game screen (its reveal toggle)."""
+    return phone.node_key(ROLE_BUTTON) is not None
 
 
 @dataclass
@@ -187,7 +192,7 @@ class GameRoom(Room):
         await self._until(host, lambda p: p.button("Start the game") is not None, "start enabled",
                           timeout=SETUP_TIMEOUT)
         tapped: str | None = None
-        while host.button(ROLE_BUTTON) is None:
+        while not in_game(host):
             if time.perf_counter() > deadline:
                 raise TimeoutError(f"{host.label}: game page")
             key = host.button("Start the game")
@@ -198,7 +203,7 @@ class GameRoom(Room):
                 tapped = key
             await host.wait(0.5)
         for phone in self.phones:
-            await self._until(phone, lambda p: p.button(ROLE_BUTTON) is not None, "game page", timeout=SETUP_TIMEOUT)
+            await self._until(phone, in_game, "game page", timeout=SETUP_TIMEOUT)
         await self.sync()
 
     async def _until(self, phone: Phone, check: Any, what: str, timeout: float = 30.0) -> None:
@@ -380,7 +385,7 @@ class GameRoom(Room):
             f"{self.stats.refused - refused} refused)"
 
     def seated(self, phone: Phone) -> bool:
-        return phone.button(ROLE_BUTTON) is not None or phone.button("Play again with the same players") is not None \
+        return in_game(phone) or phone.button("Play again with the same players") is not None \
             or phone.has_text("The host can start a new game")
 
 

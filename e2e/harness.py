@@ -641,6 +641,11 @@ class Table:
         given = t("{name} gets a foul ({amount}); {total} in all.").format(
             name=self.label(t, seat), amount=t.number(amount), total=t.number(self.fouls[seat]))
         moderator.tap(f"foul-{seat}", moderator.tid(name))
+        if self.fouls[seat] >= 4:  # the foul that removes a player asks first
+            moderator.tap(name, moderator.tid("confirm-yes"))
+            gone = moderator.page.locator("body").filter(has_not=moderator.tid(f"foul-{seat}"))
+            moderator.tap("confirm-yes", gone)
+            return
         moderator.tap(name, moderator.tid("news").filter(has_text=exactly(given)))
 
     # ------------------------------------------------ secrecy

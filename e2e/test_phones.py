@@ -76,14 +76,15 @@ def browser() -> Iterator[object]:
 
 
 def show_role(page) -> str:  # noqa: ANN001
-    """Tap the role card and read it (a tap made before the page's socket is up is lost: tap again)."""
+    """Tap Show and read the role card (the screen is covered until its owner reveals it)."""
+    page.evaluate("() => { window.mafiaRevealMs = 60000; window.mafiaCoverAfterMs = 60000; }")  # held open to read
     for _ in range(20):
-        button = page.get_by_role("button", name="Tap to see your role")
+        button = page.locator('[data-testid="reveal"]')
         if button.count():
             button.click()
         try:
-            page.get_by_role("button", name="Hide my role").wait_for(timeout=1000)
-            return str(page.locator(".mafia-big").nth(1).inner_text())
+            page.locator('[data-testid="my-role"]').wait_for(timeout=1000)
+            return str(page.locator('[data-testid="my-role"]').inner_text())
         except playwright_api.TimeoutError:
             continue
     raise AssertionError("the role card did not open")
@@ -117,7 +118,7 @@ def test_every_phone_keeps_its_own_identity_through_the_others_taps(server: str,
 
     # Each tap re-renders every phone; each must still be itself and know nothing more.
     for phone in phones[1:]:
-        phone.get_by_role("button", name="Skip", exact=True).click()
+        phone.locator('[data-testid="pass"]').click()  # revealed: Skip is behind the reveal
         time.sleep(0.3)
     for phone, role in zip(phones, roles, strict=True):
         phone.get_by_text(role, exact=True).first.wait_for()

@@ -16,10 +16,9 @@ import pytest
 from playwright.sync_api import Browser, expect, sync_playwright
 
 from e2e.harness import CHROMIUM, LAUNCH_ARGS, ROOT, TV_SIZE, Phone, Server, Table, shows
-from webgame import narration
 from webgame.i18n import LANGUAGES, Translator, translator
-from webgame.narration import Phrase
-from webgame.pages import wording
+from webgame.pages import narration, wording
+from webgame.pages.narration import Phrase
 
 pytestmark = pytest.mark.e2e
 

@@ -8,7 +8,7 @@ Run from the repository root after changing a narrator phrase or its translation
     .venv/bin/python scripts/narrator_clips.py --check # only compares the manifest with the catalogs
 
 Each clip is ``webgame/static/narrator/<lang>/<clip>.ogg`` (Opus, mono, 8 kbit/s: 1-5 KB), made by
-espeak-ng from ``webgame.narration.clip_texts`` in that language; ``manifest.json`` keeps the text each clip
+espeak-ng from ``webgame.pages.narration.clip_texts`` in that language; ``manifest.json`` keeps the text each clip
 was made from, so ``tests/web/test_narration.py`` finds a clip that no longer matches its translation. The
 clips are committed: CI and the Docker image need neither espeak-ng nor opus-tools. The two phase-change
 sounds (``cue-night.ogg``, ``cue-day.ogg``) are synthesised here too (a soft falling or rising chime).
@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from webgame.i18n import LANGUAGES, translator  # noqa: E402
-from webgame.narration import clip_texts  # noqa: E402
+from webgame.pages.narration import clip_texts  # noqa: E402
 
 OUT = ROOT / "webgame" / "static" / "narrator"
 MANIFEST = OUT / "manifest.json"

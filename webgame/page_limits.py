@@ -48,6 +48,8 @@ class Held:
 
 @dataclass(slots=True)
 class RoomPages:
+    """The pages one room holds for browsers without a seat there (spectators), oldest first."""
+
     pages: list[Held] = field(default_factory=list)  # oldest first
 
     def watchers(self) -> list[Held]:

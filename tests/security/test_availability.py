@@ -43,6 +43,7 @@ from webgame.i18n import translator
 from webgame.identity import clean_name
 from webgame.pages.game_view import GameView
 from webgame.pages.screen import Draft, model_texts
+from webgame.pages.screen_model import revealed_nodes
 
 from .conftest import FakeTime
 from .stats import STATS
@@ -272,9 +273,13 @@ async def day_room(fake_time: FakeTime) -> tuple[rooms.Room, list[str]]:
 
 
 def chat_model(room: rooms.Room, view: GameView) -> list[dict[str, Any]]:
+    """The chat part as the page draws it from its projection (read again, as a room change makes it)."""
+    view.proj = room.projection(view.page.token_hash)
+    assert view.proj is not None
+    view.p = view.proj.view
     draft = Draft()
     view.chat(draft)
-    return draft.nodes
+    return revealed_nodes(draft.nodes)  # as its owner sees it (a mafia member's covered chat is drawn beside it)
 
 
 async def test_the_chat_draws_its_last_lines_and_older_ones_on_request(db: Path, fake_time: FakeTime) -> None:
@@ -289,6 +294,7 @@ async def test_the_chat_draws_its_last_lines_and_older_ones_on_request(db: Path,
     shown = [text for text in model_texts(chat_model(room, view)) if text.startswith("line ")]
     assert shown == [f"line {number:02d}" for number in range(60 - chat_limits.SHOWN, 60)]
     draft = Draft()
+    view.proj = room.projection(living[0])
     view.chat(draft)
     draft.handlers["chat-earlier"]()
     shown = [text for text in model_texts(chat_model(room, view)) if text.startswith("line ")]

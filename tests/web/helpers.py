@@ -177,3 +177,15 @@ async def click_when_enabled(user: User, marker: str) -> None:
         await screen.tap(marker)
         return
     user.find(marker=marker).click()
+
+
+async def start_game(create_user: Callable[[], User], players: int, rules: str = "uz") -> tuple[Room, list[User]]:
+    """A room of ``players`` simulated phones (P1 the host), its game started."""
+    users = [create_user() for _ in range(players)]
+    room = await create_room(users[0], "P1", rules)
+    for number, phone in enumerate(users[1:], 2):
+        await join(phone, room, f"P{number}")
+    await click_when_enabled(users[0], "start")
+    await wait_for(lambda: room.state is not None)
+    await settle()
+    return room, users

@@ -22,7 +22,7 @@ from webgame.pages.screen import Screen
 from webgame.pages.screen_model import revealed_nodes
 from webgame.rooms import Room
 
-from .helpers import click_when_enabled, covered_screen, create_room, join, settle, tap, wait_for
+from .helpers import covered_screen, settle, start_game, tap, wait_for
 
 HOST_ONLY = {"pause", "resume", "extend", "skip"}  # the host's clock: the table knows who the host is
 
@@ -30,17 +30,6 @@ HOST_ONLY = {"pause", "resume", "extend", "skip"}  # the host's clock: the table
 @pytest.fixture(autouse=True)
 def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rooms.secrets, "randbelow", lambda _n: 20240607)
-
-
-async def start(create_user: Callable[[], User], players: int, rules: str) -> tuple[Room, list[User]]:
-    users = [create_user() for _ in range(players)]
-    room = await create_room(users[0], "P1", rules)
-    for number, phone in enumerate(users[1:], 2):
-        await join(phone, room, f"P{number}")
-    await click_when_enabled(users[0], "start")
-    await wait_for(lambda: room.state is not None)
-    await settle()
-    return room, users
 
 
 def glance(user: User) -> str:
@@ -80,7 +69,7 @@ def assert_alike(room: Room, users: list[User], moment: str, skip: set[int] = fr
 
 
 async def test_uz_covered_screens_are_alike_for_every_role(create_user: Callable[[], User]) -> None:
-    room, users = await start(create_user, 14, "uz")  # every acting role of the uz table is dealt
+    room, users = await start_game(create_user, 14, "uz")  # every acting role of the uz table is dealt
     state = room.state
     assert state is not None and state.phase is Phase.NIGHT
     roles = {str(role) for role in state.roles}
@@ -127,7 +116,7 @@ def _ids(dump: str) -> list[str]:
 
 
 async def test_uk_covered_screens_are_alike_for_every_role(create_user: Callable[[], User]) -> None:
-    room, users = await start(create_user, 12, "uk")
+    room, users = await start_game(create_user, 12, "uk")
     state = room.state
     assert state is not None
     assert {"don", "doctor", "commissar", "courtesan", "maniac"} <= {str(role) for role in state.roles}

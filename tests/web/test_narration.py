@@ -19,11 +19,10 @@ from engine.knowledge import SPECTATOR
 from engine.roles import ROLE_TABLES
 from engine.state import GameState, Phase
 from engine.view import view
-from webgame import narration
 from webgame.errors import Refusal
 from webgame.i18n import LANGUAGES, translator
-from webgame.narration import Phrase, clip_texts, phrases, public_events, render
-from webgame.pages import wording
+from webgame.pages import narration, wording
+from webgame.pages.narration import Phrase, clip_texts, phrases, public_events, render
 
 from .helpers import click_when_enabled, create_room, join, page_dump, wait_for
 

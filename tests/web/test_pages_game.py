@@ -15,23 +15,23 @@ from webgame.clock import Clock
 from webgame.rooms import Room
 
 from .conftest import FakeTime
-from .helpers import click_when_enabled, covered_ids, create_room, join, node, page_dump, settle, tap, wait_for
+from .helpers import (
+    click_when_enabled,
+    covered_ids,
+    create_room,
+    join,
+    node,
+    page_dump,
+    settle,
+    start_game,
+    tap,
+    wait_for,
+)
 
 
 @pytest.fixture(autouse=True)
 def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rooms.secrets, "randbelow", lambda _n: 20240607)
-
-
-async def start_game(create_user: Callable[[], User], players: int, rules: str = "uz") -> tuple[Room, list[User]]:
-    users = [create_user() for _ in range(players)]
-    room = await create_room(users[0], "P1", rules)
-    for number, phone in enumerate(users[1:], 2):
-        await join(phone, room, f"P{number}")
-    await click_when_enabled(users[0], "start")
-    await wait_for(lambda: room.state is not None)
-    await settle()
-    return room, users
 
 
 def role_at(room: Room, seat: int) -> str:

@@ -94,12 +94,13 @@ def test_the_product_never_imports_the_bench_hook() -> None:
 # that imports it back, above). Below the parts: the room's public interface and the rest of ``webgame``.
 LAYERS: list[set[str]] = [
     {"webgame.pages.room", "webgame.pages.home", "webgame.pages.results_screen"},  # the pages
+    {"webgame.pages.tv_parts"},  # the TV's screens
     {"webgame.pages.lobby", "webgame.pages.game_view", "webgame.pages.night", "webgame.pages.day",
      "webgame.pages.outcome", "webgame.pages.record_part", "webgame.pages.chat_part",
      "webgame.pages.lobby_summary", "webgame.pages.moderator"},  # the screens
     {"webgame.pages.screen", "webgame.pages.wording", "webgame.pages.components", "webgame.pages.evenness",
      "webgame.pages.news", "webgame.pages.page_protocols", "webgame.pages.screen_model",
-     "webgame.pages.narrator_controls"},  # the parts, wording
+     "webgame.pages.narrator_controls", "webgame.pages.narration"},  # the parts, wording
 ]
 FORBIDDEN_IN_PAGES = ("engine.state", "engine.knowledge", "engine.game", "engine.view")
 

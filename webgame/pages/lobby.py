@@ -12,8 +12,8 @@ from nicegui import ui
 
 from engine.dealing import PLAYER_RANGE
 from engine.options import OPTION_TABLES, OptionSpec
-from webgame import narration, page_limits, ratelimit, store
-from webgame.pages import components, lobby_summary, narrator_controls, wording
+from webgame import page_limits, ratelimit, store
+from webgame.pages import components, lobby_summary, narration, narrator_controls, wording
 from webgame.pages.components import testid
 from webgame.pages.screen import Draft
 from webgame.rooms import RULE_SETS

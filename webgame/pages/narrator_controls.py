@@ -1,6 +1,6 @@
 """The narrator's controls: its language and the speaker switch (on the TV, and in the host's lobby).
 
-Both change the room's narrator settings (``webgame.narration``) and nothing else: the sound plays only on the TV
+Both change the room's narrator settings (``webgame.pages.narration``) and nothing else: the sound plays only on the TV
 page (``static/narrator.js`` is loaded there alone). The host's phone is a player's phone in most games; its switch
 turns the TV's voice on or off and never makes the phone itself speak.
 """
@@ -13,9 +13,9 @@ from nicegui import ui
 
 from webgame.errors import Refusal
 from webgame.i18n import LANGUAGES, Translator
-from webgame.narration import NarratorSettings, set_language, set_on
 from webgame.pages import components
 from webgame.pages.components import testid
+from webgame.pages.narration import NarratorSettings, set_language, set_on
 
 
 def controls(_: Translator, current: NarratorSettings) -> None:

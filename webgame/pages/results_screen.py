@@ -5,7 +5,7 @@ names (at night "7 of 9 have chosen", the day's ready count, the vote as a bar p
 as big cards; the living and the dead; the room's QR code and code in a corner all game long. After the game:
 the winner, every role and the timeline, each line once, large.
 
-The narrator (``webgame.narration``): after each change of the room the page compares the spectator's projection
+The narrator (``webgame.pages.narration``): after each change of the room the page compares the spectator's projection
 with the one it last narrated and appends what the narrator says as lines of its own (a caption on screen);
 ``static/narrator.js`` speaks each new line once. Nothing but the spectator's projection goes into a line.
 """
@@ -13,17 +13,15 @@ with the one it last narrated and appends what the narrator says as lines of its
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import groupby
 from typing import Any
 
 from nicegui import Client, ui
 from starlette.requests import Request
 from starlette.responses import Response
 
-from webgame import narration
 from webgame.i18n import N_, Translator, translator
 from webgame.identity import BrowserIdentity
-from webgame.pages import components, narrator_controls, wording
+from webgame.pages import components, narration, narrator_controls, tv_parts, wording
 from webgame.pages.components import testid
 from webgame.pages.news import news_lines
 from webgame.projection import Projection
@@ -159,14 +157,14 @@ class ScreenPage:
         p, self.proj = proj.view, proj
         self._corner()
         if room.stage is Stage.FINISHED:
-            self._ended(p)
+            tv_parts.ended(self.t, p, self.name_of)
             return
         with ui.element("div").classes("mafia-tv-head"):
             testid(ui.label(wording.phase_title(_, p["phase"], int(p["day"]))).classes("mafia-big"), "phase")
             self.countdown = testid(ui.label("").classes("mafia-countdown"), "countdown")
             self.tick()
-        self._progress(p)
-        self._tally(p)  # above the players: on a TV the tally must not fall below the fold
+        tv_parts.progress(self.t, p, self.name_of)
+        tv_parts.tally(self.t, p, self.name_of)  # above the players: on a TV the tally must not fall below the fold
         self._deaths(p)
         self._players(p)
         self._news()
@@ -176,54 +174,6 @@ class ScreenPage:
         with ui.element("div").classes("mafia-corner"):
             components.room_qr(self.url)
             testid(ui.label(self.room.code).classes("mafia-corner-code"), "corner-code")
-
-    def _progress(self, p: Mapping[str, Any]) -> None:
-        """The step's progress without names: how many have chosen at night, are ready, have voted."""
-        _ = self.t
-        living = len(p.get("alive", []))
-        phase = p.get("phase")
-        if phase == "night":
-            done, text = living - int(p.get("waiting") or 0), _("Chosen: {done} of {living}")
-        elif phase == "discussion":
-            done, text = len(p.get("ready") or []), _("Ready: {done} of {living}")
-        elif phase == "vote":
-            done, text = len(p.get("votes") or {}), _("Voted: {done} of {living}")
-        elif phase == "eliminate_all":
-            done, text = len(p.get("yes_votes") or {}), _("Voted: {done} of {living}")
-        else:
-            if p.get("speaker"):
-                ui.label(_("Now speaking: {name}").format(name=self.name_of(int(p["speaker"])))).classes(
-                    "mafia-tv-progress")
-            return
-        with ui.element("div").classes("mafia-tv-meter"):
-            testid(ui.label(text.format(done=_.number(done), living=_.number(living))).classes("mafia-tv-progress"),
-                   "progress")
-            with ui.element("div").classes("mafia-bar-track"):
-                ui.element("div").classes("mafia-bar-fill").style(f"width: {100 * done / max(1, living):.0f}%")
-
-    def _tally(self, p: Mapping[str, Any]) -> None:
-        """The vote as a bar per candidate, with its count (uk: every candidate; uz: whoever has a vote)."""
-        _ = self.t
-        votes = p.get("votes") or {}
-        if p.get("phase") != "vote" or not isinstance(votes, dict):
-            return
-        counts: dict[int, int] = {int(c): 0 for c in p.get("candidates") or []}
-        for target in votes.values():
-            if target is not None:
-                counts[int(target)] = counts.get(int(target), 0) + 1
-        if not counts:
-            return
-        living = max(1, len(p.get("alive", [])))
-        with ui.element("div").classes("mafia-tally"):
-            for target, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
-                with ui.element("div").classes("mafia-tally-row"):
-                    line = _("{name}: {count}").format(name=self.name_of(target), count=_.number(count))
-                    testid(ui.label(line).classes("mafia-tally-name"), "tally")
-                    with ui.element("div").classes("mafia-bar-track"):
-                        ui.element("div").classes("mafia-bar-fill").style(f"width: {100 * count / living:.0f}%")
-        penalties = p.get("penalties") or []
-        for seat in penalties if isinstance(penalties, list) else []:  # the 3-foul penalty vote, this round
-            testid(ui.label(wording.penalty_text(_, self.name_of(int(seat)))).classes("mafia-tally-name"), "penalty")
 
     def _deaths(self, p: Mapping[str, Any]) -> None:
         """The latest deaths as big cards: today's, and at night the previous day's."""
@@ -287,42 +237,6 @@ class ScreenPage:
 
     # ------------------------------------------------------------ after the game
 
-    def _ended(self, p: Mapping[str, Any]) -> None:
-        _ = self.t
-        winner = str(p.get("winner") or "draw")
-        testid(ui.label(_(wording.WINNERS.get(winner, wording.WINNERS["draw"]))).classes("mafia-winner"), "winner")
-        self._roles(p)
-        self._timeline(p)
-
-    def _roles(self, p: Mapping[str, Any]) -> None:
-        _ = self.t
-        alive = {int(s) for s in p.get("alive", [])}
-        roles = {int(seat): str(role) for seat, role in p.get("roles", {}).items()}
-        with ui.element("div").classes("mafia-roles"):
-            for seat in sorted(roles):
-                with ui.element("div").classes("mafia-role-line" + ("" if seat in alive else " mafia-dead")):
-                    ui.label(self.name_of(seat)).classes("mafia-name")
-                    ui.label(wording.role_name(_, str(p["rules"]), roles[seat])).classes("font-bold")
-
-    def _timeline(self, p: Mapping[str, Any]) -> None:
-        """Night by night, each line once, in type readable from 3 m (at least 24 px on a 1080p TV)."""
-        _ = self.t
-        timeline = once(p.get("timeline") or [])
-        if not timeline:
-            return
-        with ui.element("div").classes("mafia-timeline"):
-            ui.label(_("What happened")).classes("mafia-timeline-title")
-            for (day, night), items in groupby(timeline, key=lambda item: (int(item["day"]), item["phase"] == "night")):
-                title = _("Night {day}") if night else _("Day {day}")
-                with ui.element("div").classes("mafia-timeline-part"):
-                    ui.label(title.format(day=_.number(day))).classes("font-bold")
-                    seen: set[str] = set()
-                    for item in items:
-                        text = wording.timeline_text(_, str(p["rules"]), item, self.name_of)
-                        if text and text not in seen:
-                            seen.add(text)
-                            testid(ui.label(text), "timeline")
-
     # ------------------------------------------------------------ the lobby
 
     def _lobby(self) -> None:
@@ -340,14 +254,6 @@ class ScreenPage:
                 with ui.row().classes("items-center gap-2"):
                     components.presence_dot(seat.is_bot or room.is_connected(seat.token_hash))
                     ui.label(wording.seat_label(_, number, seat.name, seat.is_bot))
-
-
-def once(timeline: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The timeline without a vote's result when the death by that vote follows ("... was voted out" says it)."""
-    voted_out = {(int(i["day"]), int(i["seat"])) for i in timeline
-                 if i.get("type") == "death" and i.get("cause") == "vote"}
-    return [item for item in timeline if not (item.get("type") == "vote_result" and item.get("eliminated")
-                                              and (int(item["day"]), int(item["eliminated"])) in voted_out)]
 
 
 def register() -> None:
