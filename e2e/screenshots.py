@@ -86,6 +86,8 @@ def hide_card(phone: Phone) -> None:
 
 
 def say(phone: Phone, text: str) -> None:
+    if not phone.field("chat-input").count():  # the mafia's chat is behind the reveal
+        show_card(phone)
     phone.fill("chat-input", text)
     phone.tap("chat-send", phone.tid("chat").get_by_text(text))
 
