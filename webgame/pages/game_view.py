@@ -149,11 +149,10 @@ class GameView:
     def section_keys(self, p: dict[str, Any]) -> dict[str, Any]:
         """What each section of the screen is built from, all of it from this viewer's projection (or the
         room's public presence dots): a section is rebuilt only when its key changes."""
-        room, me = self.page.room, p.get("me")
+        room = self.page.room
         return {
             "title": (p["phase"], p["day"], room.stage, room.deadline, room.paused_remaining,
-                      (room.paused, p["step"]) if room.is_host(self.page.token_hash) else None,
-                      me and me["seat"], me and me["role"], p.get("roles"), p.get("teams")),  # the role card
+                      (room.paused, p["step"]) if room.is_host(self.page.token_hash) else None),
             "panel": {key: value for key, value in p.items() if key not in NOT_PANEL_KEYS},
             "status": (p["phase"], len(p.get("alive", [])), *(p.get(key) for key in STATUS_KEYS)),
             "record": (RecordPart.news_key(p), p.get("alive"), p.get("roles"), p.get("fouls"), p.get("speaker"),
