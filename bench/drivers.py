@@ -8,6 +8,11 @@ finish by a tap is ended by the host's *End now*. ``FloorRoom`` does the same on
 One action is measured from the moment its last tap leaves the phone to the first update (not a mere
 countdown tick) that reaches each other phone whose projection the action changed: the largest of those
 is "tap to every screen".
+
+With ``bots`` (``--bots K``), the host fills the last K seats with the server's bots in the lobby (the
+*Add a bot* button): the bench taps only for the phones, and when only bots are left to act it waits for the
+server's log to grow (``/_bench/steps/CODE``, polled once a second), then replays the state again. The bots'
+actions are counted (``bot_actions``) but not measured: nobody tapped them.
 """
 
 from __future__ import annotations
@@ -59,6 +64,9 @@ class Stats:
     each_ms: list[float] = field(default_factory=list)  # tap -> one screen
     own_ms: list[float] = field(default_factory=list)  # a target pick -> the tapper's own screen
     actions: int = 0
+    bot_actions: int = 0  # the server's bots acted (counted from the log, not measured)
+    polls: int = 0  # /_bench/steps requests while waiting for the bots (server CPU the bench itself costs)
+    raced: int = 0  # a phone's step ended under its fingers because a server bot acted first (not an error)
     missed: int = 0  # an affected phone saw nothing within EFFECT_TIMEOUT
     refused: int = 0
     errors: int = 0
@@ -69,7 +77,7 @@ class Stats:
     def merge(self, other: Stats) -> None:
         for name in ("all_ms", "each_ms", "own_ms", "error_text", "slow"):
             getattr(self, name).extend(getattr(other, name))
-        for name in ("actions", "missed", "refused", "errors", "games"):
+        for name in ("actions", "bot_actions", "polls", "raced", "missed", "refused", "errors", "games"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def error(self, text: str) -> None:
@@ -95,8 +103,9 @@ def phone_actions(state: GameState, policy: Heuristic) -> list[Action]:
 
 
 class Room:
-    def __init__(self, base: str, index: int, players: int, think: float, seed: int) -> None:
+    def __init__(self, base: str, index: int, players: int, think: float, seed: int, bots: int = 0) -> None:
         self.base = base
+        self.bots = bots  # seats the server's bots play (no phone)
         self.index = index
         self.think = think
         self.rng = random.Random(seed)
@@ -148,13 +157,16 @@ class Room:
 class GameRoom(Room):
     """A room of the real game, driven through its pages."""
 
-    def __init__(self, base: str, index: int, players: int, think: float, seed: int) -> None:
-        super().__init__(base, index, players, think, seed)
+    def __init__(self, base: str, index: int, players: int, think: float, seed: int, bots: int = 0) -> None:
+        super().__init__(base, index, players, think, seed, bots)
         self.names = [f"R{index:03d}P{i:02d}" for i in range(players)]
         self.code = ""
         self.state: GameState | None = None
         self.policy = Heuristic(random.Random(seed), Memory())
         self.seat_phone: dict[int, Phone] = {}
+        self.seat_names: dict[int, str] = {}
+        self.bot_seats: set[int] = set()
+        self.bot_counted = (None, 0)  # (game id, bot actions in its log) at the last sync
 
     @property
     def host(self) -> Phone:
@@ -183,6 +195,11 @@ class GameRoom(Room):
             await phone.visit(self.path)
             await phone.tap(_need(phone.node_key("join-name"), "join form"), {"text": name})  # typed, then Enter
             await self._until(phone, lambda p: p.node_key("join-name") is None, "seated", timeout=SETUP_TIMEOUT)
+        for _ in range(self.bots):
+            start = time.perf_counter()
+            await host.click(_need(host.node_key("add-bot"), "Add a bot"))
+            if await host.first_update_after(start, SETUP_TIMEOUT) is None:
+                raise TimeoutError(f"{host.label}: no bot added")
         await self.start()
 
     async def start(self) -> None:
@@ -220,8 +237,39 @@ class GameRoom(Room):
         actions = [engine_actions.from_dict(item) for item in data["log"]]
         self.state = replay(data["rules"], len(seating), int(data["seed"]), data["options"], actions)
         by_name = dict(zip(self.names, self.phones, strict=True))
-        self.seat_phone = {seat: by_name[name] for seat, name in enumerate(seating, 1)}
+        self.seat_names = dict(enumerate(seating, 1))
+        self.seat_phone = {seat: by_name[name] for seat, name in self.seat_names.items() if name in by_name}
+        self.bot_seats = set(self.seat_names) - set(self.seat_phone)
+        bot_moves = sum(getattr(action, "seat", None) in self.bot_seats for action in actions)
+        game, counted = self.bot_counted
+        self.stats.bot_actions += bot_moves - (counted if game == data["game_id"] else 0)
+        self.bot_counted = (data["game_id"], bot_moves)
         self.policy = Heuristic(random.Random(self.rng.random()), Memory())
+
+    def mine(self, planned: list[Action]) -> list[Action]:
+        """The actions a phone taps (the host's *End now* included); the bots' are the server's."""
+        return [action for action in planned if getattr(action, "seat", None) not in self.bot_seats]
+
+    async def bots_moved_on(self) -> bool:
+        """A bot acted on the server since the bench's last replay (so a button may have gone meanwhile)."""
+        if not self.bot_seats or self.state is None:
+            return False
+        data = await self.host.get_json(f"/_bench/steps/{self.code}")
+        return bool(data.get("actions", 0) > len(self.state.log) or data.get("game_id") != self.bot_counted[0])
+
+    async def bots_acted(self, timeout: float = 30.0) -> bool:
+        """Wait until the server's log holds more than the bench's (a bot acted), then replay it again."""
+        state = self.state
+        assert state is not None
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() < deadline:
+            await asyncio.sleep(1.0)
+            self.stats.polls += 1
+            data = await self.host.get_json(f"/_bench/steps/{self.code}")
+            if data.get("actions", 0) > len(state.log) or data.get("game_id") != self.bot_counted[0]:
+                await self.sync()
+                return True
+        return False
 
     # ------------------------------------------------------------ playing
 
@@ -230,7 +278,10 @@ class GameRoom(Room):
             try:
                 await self.play_step(stop)
             except (LookupError, TimeoutError, ConnectionError) as error:
-                self.stats.error(f"{self.code}: {error!r}")
+                if isinstance(error, LookupError) and await self.bots_moved_on():
+                    self.stats.raced += 1
+                else:
+                    self.stats.error(f"{self.code}: {error!r}")
                 await asyncio.sleep(1.0)
                 try:
                     await self.sync()
@@ -247,15 +298,19 @@ class GameRoom(Room):
         self.policy.memory.update(state)
         step = state.step
         done_any = False
-        for action in phone_actions(state, self.policy):
+        planned = phone_actions(state, self.policy)
+        for action in self.mine(planned):
             if stop.is_set() or state.step != step or _ended(state):  # ``act`` applies the action to ``state``
                 return
             if await self.act(action):
                 done_any = True
                 await self.pause()
-        if not stop.is_set() and state.step == step and not _ended(state) and not done_any:
-            await self.act(Deadline(step))
-            await self.pause()
+        if stop.is_set() or state.step != step or _ended(state) or done_any:
+            return
+        if len(self.mine(planned)) < len(planned) and await self.bots_acted():
+            return  # the server's bots played their part of the step
+        await self.act(Deadline(step))
+        await self.pause()
 
     async def new_game(self) -> None:
         self.stats.games += 1
@@ -279,7 +334,18 @@ class GameRoom(Room):
             return False
         affected = [phone for phone, viewer in self.viewers()
                     if phone is not actor and view(state, viewer) != before[id(phone)]]
-        tap = await self.prepare(actor, action)
+        try:
+            tap = await self.prepare(actor, action)
+        except LookupError as missing:
+            if not self.bot_seats:
+                raise LookupError(f"{missing} for {action!r} ({state.phase}, step {state.step})") from missing
+            # A server bot's action (the bench replayed it already) may still be on its way to this phone's
+            # screen: like a person, wait for the screen to change once, then look again.
+            await actor.first_update_after(time.perf_counter(), EFFECT_TIMEOUT / 2)
+            try:
+                tap = await self.prepare(actor, action)
+            except LookupError as still:
+                raise LookupError(f"{still} for {action!r} ({state.phase}, step {state.step})") from still
         what = f"{type(action).__name__} -> {state.phase}:{state.step}"
         if not await self.measure(actor, affected, tap, what):
             await self.sync()
@@ -324,7 +390,7 @@ class GameRoom(Room):
 
     def target(self, phone: Phone, seat: int | None) -> str:
         assert self.state is not None
-        name = self.names[self.phones.index(self.seat_phone[seat])] if seat else ""
+        name = self.seat_names[seat] if seat else ""
         return _need(phone.button(contains=name), f"target button {name}")
 
     async def prepare(self, phone: Phone, action: Action) -> str:
@@ -366,7 +432,7 @@ class GameRoom(Room):
             return True
         self.policy.memory.update(state)
         tried = []
-        for action in phone_actions(state, self.policy) + [Deadline(state.step)]:
+        for action in self.mine(phone_actions(state, self.policy)) + [Deadline(state.step)]:
             tried.append(type(action).__name__)
             if await self.act(action):
                 if self.stats.missed == missed:

@@ -24,6 +24,7 @@ ENV_FLAG = "MAFIA_BENCH"
 PATH = "/_bench/game/{code}"
 MEMORY_PATH = "/_bench/memory"
 CLIENT_PATH = "/_bench/client/{client_id}"
+STEPS_PATH = "/_bench/steps/{code}"
 _SNAPSHOTS: dict[str, Any] = {}
 
 
@@ -45,6 +46,18 @@ def _game(code: str) -> JSONResponse:
                     seating=[seat.name for seat in room.seating],
                     log=[engine_actions.to_dict(action) for action in state.log])
     return JSONResponse(body)
+
+
+def _steps(code: str) -> JSONResponse:
+    """How far a room's game is (its game and the length of its log): what the bench polls while the server's
+    bots are choosing, cheaper than the whole game of ``PATH``."""
+    from webgame.rooms import registry
+
+    room = registry.get(code)
+    if room is None:
+        return JSONResponse({"error": "no such room"}, status_code=404)
+    game_id, actions, _step, _chat = room.version()
+    return JSONResponse({"game_id": game_id, "actions": actions})
 
 
 def _client(client_id: str) -> JSONResponse:
@@ -137,3 +150,4 @@ def register(app: Any) -> None:
         app.add_api_route(PATH, _game, methods=["GET"], include_in_schema=False)
         app.add_api_route(MEMORY_PATH, census, methods=["GET"], include_in_schema=False)
         app.add_api_route(CLIENT_PATH, _client, methods=["GET"], include_in_schema=False)
+        app.add_api_route(STEPS_PATH, _steps, methods=["GET"], include_in_schema=False)

@@ -146,21 +146,23 @@ class Server:
 # ---------------------------------------------------------------- the load-generator processes
 
 
-def worker_main(conn: Connection, kind: str, base: str, rooms: list[int], players: int, think: float) -> None:
+def worker_main(conn: Connection, kind: str, base: str, rooms: list[int], players: int, think: float,
+                bots: int = 0) -> None:
     try:
         import uvloop
 
         uvloop.install()
     except ImportError:  # pragma: no cover
         pass
-    asyncio.run(_worker(conn, kind, base, rooms, players, think))
+    asyncio.run(_worker(conn, kind, base, rooms, players, think, bots))
 
 
-async def _worker(conn: Connection, kind: str, base: str, indexes: list[int], players: int, think: float) -> None:
+async def _worker(conn: Connection, kind: str, base: str, indexes: list[int], players: int, think: float,
+                  bots: int) -> None:
     from bench.drivers import FloorRoom, GameRoom, Stats
 
     room_class = GameRoom if kind == "game" else FloorRoom
-    rooms = [room_class(base, index, players, think, seed=index) for index in indexes]
+    rooms = [room_class(base, index, players, think, seed=index, bots=bots) for index in indexes]
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     playing: list[asyncio.Task[Any]] = []
@@ -226,7 +228,8 @@ async def _worker(conn: Connection, kind: str, base: str, indexes: list[int], pl
 
 
 class Workers:
-    def __init__(self, count: int, kind: str, base: str, rooms: int, players: int, think: float) -> None:
+    def __init__(self, count: int, kind: str, base: str, rooms: int, players: int, think: float,
+                 bots: int = 0) -> None:
         context = multiprocessing.get_context("spawn")
         self.pipes: list[Connection] = []
         self.processes: list[Any] = []
@@ -235,7 +238,7 @@ class Workers:
             if not indexes:
                 continue
             mine, theirs = context.Pipe()
-            process = context.Process(target=worker_main, args=(theirs, kind, base, indexes, players, think),
+            process = context.Process(target=worker_main, args=(theirs, kind, base, indexes, players, think, bots),
                                       daemon=True)
             process.start()
             self.pipes.append(mine)
@@ -275,10 +278,12 @@ def percentile(values: list[float], q: float) -> float | None:
 
 
 def run_one(kind: str, rooms: int, players: int, duration: float, think: float, workers: int, storm: bool,
-            data: Path, log: Any) -> dict[str, Any]:
+            data: Path, log: Any, bots: int = 0) -> dict[str, Any]:
+    """One app under load; ``bots``: seats per room the server's bots play besides the ``players`` phones."""
     server = Server(kind, data, free_port())
+    bots = bots if kind == "game" else 0
     result: dict[str, Any] = {"kind": kind, "rooms": rooms, "players": players, "phones": rooms * players,
-                              "think_s": think, "duration_s": duration}
+                              "bots": bots, "think_s": think, "duration_s": duration}
     result["startup_s"] = round(server.start(), 2)
     time.sleep(1.0)
     result["rss_idle_mb"] = round(rss_mb(server.pid), 1)
@@ -286,9 +291,9 @@ def run_one(kind: str, rooms: int, players: int, duration: float, think: float, 
         with contextlib.suppress(OSError, ValueError), \
                 urllib.request.urlopen(f"{server.base}/_bench/memory", timeout=30) as response:
             response.read()
-    pool = Workers(workers, kind, server.base, rooms, players, think)
+    pool = Workers(workers, kind, server.base, rooms, players, think, bots)
     try:
-        log(f"[{kind}] {rooms} rooms x {players} phones: setting up")
+        log(f"[{kind}] {rooms} rooms x {players} phones" + (f" + {bots} bots" if bots else "") + ": setting up")
         setup = pool.ask("setup", max(4, 40 // workers))
         result["setup_s"] = round(max(r["seconds"] for r in setup), 1)
         result["setup_failed_rooms"] = sum(r["failed"] for r in setup)
@@ -332,6 +337,10 @@ def run_one(kind: str, rooms: int, players: int, duration: float, think: float, 
             rss_peak_mb=round(peak, 1),
         )
         result["server_cpu_ms_per_action"] = round(1000 * (cpu1 - cpu0) / max(1, merged["actions"]), 1)
+        if bots:  # every action the server took, the bots' too: what an action costs, whoever made it
+            result.update(bot_actions=merged["bot_actions"], bench_polls=merged["polls"], raced=merged["raced"],
+                          server_cpu_ms_per_any_action=round(
+                              1000 * (cpu1 - cpu0) / max(1, merged["actions"] + merged["bot_actions"]), 1))
         log(f"[{kind}] p50 {result['p50_ms']} p95 {result['p95_ms']} p99 {result['p99_ms']} ms, "
             f"server CPU {result['server_cpu_pct']} %, RSS {result['rss_peak_mb']} MB, "
             f"{result['actions_per_s']} actions/s")
@@ -379,7 +388,8 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rooms", type=int, default=80)
-    parser.add_argument("--players", type=int, default=12)
+    parser.add_argument("--players", type=int, default=12, help="phones per room")
+    parser.add_argument("--bots", type=int, default=0, help="seats per room the server's bots play (game only)")
     parser.add_argument("--sizes", default="", help="comma-separated room counts, run one after the other")
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of play to measure")
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds between two actions of a room")
@@ -405,7 +415,7 @@ def main(argv: list[str]) -> int:
                 data = data_root / f"{kind}-{rooms}x{args.players}"
                 data.mkdir()
                 results.append(run_one(kind, rooms, args.players, args.duration, args.think, args.workers,
-                                       args.storm, data, log))
+                                       args.storm, data, log, bots=args.bots))
                 if args.json:  # after every run, so that a long sweep keeps what it measured
                     args.json.write_text(json.dumps(results, indent=1))
         if args.first_load:
@@ -423,7 +433,9 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-ROWS = [("phones", "phones"), ("actions/s", "actions_per_s"), ("tap to every screen p50 (ms)", "p50_ms"),
+ROWS = [("phones", "phones"), ("bots per room", "bots"), ("bot actions (not measured)", "bot_actions"),
+        ("server CPU per action, the bots' too (ms)", "server_cpu_ms_per_any_action"),
+        ("actions/s", "actions_per_s"), ("tap to every screen p50 (ms)", "p50_ms"),
         ("p95 (ms)", "p95_ms"), ("p99 (ms)", "p99_ms"), ("server CPU (% of one core)", "server_cpu_pct"),
         ("server CPU per action (ms)", "server_cpu_ms_per_action"), ("RSS, playing (MB)", "rss_peak_mb"),
         ("RSS per connected phone (KB)", "kb_per_phone"), ("reconnect storm: all re-seated (s)", "storm_s"),

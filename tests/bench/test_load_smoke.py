@@ -19,6 +19,15 @@ def test_one_room_of_four_phones_plays(tmp_path: Path) -> None:
     assert result["errors"] == 0 and result["missed"] == 0, result["error_text"]
 
 
+def test_a_room_of_phones_and_server_bots_plays(tmp_path: Path) -> None:
+    """Three phones and two of the server's bots: the bench taps for the phones only and waits for the bots."""
+    result = run_one("game", rooms=1, players=3, duration=10.0, think=0.1, workers=1, storm=False, data=tmp_path,
+                     log=lambda _text: None, bots=2)
+    assert result["setup_failed_rooms"] == 0, result["setup_failures"]
+    assert result["actions"] > 0 and result["bot_actions"] > 0, result
+    assert result["errors"] == 0 and result["missed"] == 0, result["error_text"]
+
+
 def test_the_bench_hook_exists_only_with_mafia_bench(monkeypatch: pytest.MonkeyPatch) -> None:
     class App:
         routes: list[str] = []
@@ -32,4 +41,5 @@ def test_the_bench_hook_exists_only_with_mafia_bench(monkeypatch: pytest.MonkeyP
     assert app.routes == []
     monkeypatch.setenv(bench_hook.ENV_FLAG, "1")
     bench_hook.register(app)
-    assert app.routes == [bench_hook.PATH, bench_hook.MEMORY_PATH, bench_hook.CLIENT_PATH]
+    assert app.routes == [bench_hook.PATH, bench_hook.MEMORY_PATH, bench_hook.CLIENT_PATH,
+                          bench_hook.STEPS_PATH]
