@@ -12,6 +12,15 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 from e2e.harness import CHROMIUM, Phone, Server, launch  # noqa: E402
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The browser tests of one module run on one xdist worker (``--dist loadgroup``, scripts/test), so that
+    they share the module's server and browser; two modules may run at once on the two workers (the harness
+    waits on what a screen shows, up to ``WAIT``, never on a fixed time)."""
+    for item in items:
+        if item.get_closest_marker("e2e") is not None:
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__ if item.module else "e2e"))
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running = Server(tmp_path_factory.mktemp("data")).start()
