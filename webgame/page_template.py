@@ -195,4 +195,5 @@ def prelude(_: Translator) -> str:
     network): the game's name and "Loading the game...", where the page's header will be. Hidden as soon as the
     page is drawn (``static/mafia.css``). No player text, nothing of the room."""
     title, loading = html.escape(_("Mafia")), html.escape(_(LOADING))
-    return f'<div class="mafia-prelude" aria-busy="true"><p class="mafia-prelude-title">{title}</p><p>{loading}</p></div>'
+    return (f'<div class="mafia-prelude" aria-busy="true"><p class="mafia-prelude-title">{title}</p>'
+            f'<p>{loading}</p></div>')

@@ -82,7 +82,7 @@ def header_nodes(d: Draft, _: Translator, identity: BrowserIdentity, title: str 
     with d.row("w-full items-center justify-between no-wrap"):
         d.label(title or _("Mafia"), "text-lg font-bold mafia-header-title")
         if dark is not True:  # the night's colours are everybody's: no switch then
-            d.theme(_("Dark colours"), "mafia-theme")
+            d.theme(_("Dark colours"), cls="mafia-theme")
         d.select(LANGUAGES, identity.language, change, "language", cls="mafia-lang", aria_label=_("Language"))
     if dark is not None:
         d.dark(dark)

@@ -244,7 +244,7 @@ export default {
           const dark = !!(this.$q && this.$q.dark && this.$q.dark.isActive);
           return h(q.btn, {
             key, class: cls, flat: true, round: true, dense: true, icon: dark ? "light_mode" : "dark_mode",
-            "aria-label": node.a, title: node.a, "aria-pressed": dark ? "true" : "false", "data-testid": "theme",
+            "aria-label": node.a, title: node.a, "aria-pressed": dark ? "true" : "false", "data-testid": id,
             onClick: () => {
               const next = !this.$q.dark.isActive;
               if (window.mafiaSetDayDark) window.mafiaSetDayDark(next);

@@ -163,10 +163,10 @@ class Draft:
             node["dd"] = 1
         self._add(node, tid)
 
-    def theme(self, label: str, cls: str = "") -> None:
+    def theme(self, label: str, tid: str = "theme", cls: str = "") -> None:
         """The switch between the day's dark and light colours (kept in the browser; the browser alone draws
         and follows it, nothing is sent)."""
-        self._add({"t": "theme", "a": label, "c": cls})
+        self._add({"t": "theme", "a": label, "c": cls}, tid)
 
     def dark(self, on: bool) -> None:
         """The page's colours: dark (the night), or the phone's day colours (its switch, else its own setting).
