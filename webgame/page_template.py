@@ -9,7 +9,8 @@ rather than silently loading them again):
 
 - no ``fonts.css`` (the system's fonts, ``static/mafia.css``; the icons are SVG paths, ``static/icons.js``,
   that Quasar draws through its ``iconMapFn``, its own components' icons included);
-- ``static/quasar-lite.css`` instead of Quasar's two stylesheets (``scripts/quasar_subset.py``);
+- ``static/quasar-lite.css`` instead of Quasar's two stylesheets and NiceGUI's (``scripts/quasar_subset.py``):
+  one request instead of three;
 - the import map without NiceGUI's optional libraries (charts, maps, editors, ...), which no page of ours
   imports;
 - NiceGUI's own texts ("Connection lost. Trying to reconnect...", ...) in the phone's language, from our
@@ -111,6 +112,12 @@ EDITS: tuple[tuple[str, str], ...] = (
      '    <div id="app" '),
     ('      @import url("{{ prefix | safe }}/_nicegui/{{version}}/static/fonts.css") layer(base);\n', ""),
     (_QUASAR_IMPORTS, f'      @import url("{{{{ prefix | safe }}}}{QUASAR_CSS}");\n'),
+    ('      @import url("{{ prefix | safe }}/_nicegui/{{version}}/static/nicegui.css") layer(nicegui);\n', ""),
+    # Quasar's script (150 KB, in the body) starts with the stylesheets, not behind them.
+    ('    <link href="{{ favicon_url }}" rel="shortcut icon" />\n',
+     '    <link rel="preload" as="script" '
+     'href="{{ prefix | safe }}/_nicegui/{{version}}/static/quasar.umd{{ ".prod" if prod_js else "" }}.js" />\n'
+     '    <link href="{{ favicon_url }}" rel="shortcut icon" />\n'),
     (_RTL_FAB, ""),
     ('{"imports": {{ imports | safe }}}', '{"imports": {{ imports | page_imports | safe }}}'),
     ('<div id="esm-fallback">', _TEXTS + '<div id="esm-fallback">'),
