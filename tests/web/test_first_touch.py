@@ -85,9 +85,12 @@ async def test_the_connection_lost_banner_speaks_the_phones_language(create_user
             assert language == "en" or translator(language)(text) != text, (language, text)
 
 
-async def test_the_day_has_a_colours_switch_and_the_night_is_dark_for_all(create_user: Callable[[], User]) -> None:
+async def test_home_and_lobby_have_the_colours_switch_and_the_night_is_dark_for_all(
+        create_user: Callable[[], User]) -> None:
     await (user := create_user()).open("/")
     assert node(user, "theme") is not None
+    await create_room(user)
+    assert node(user, "theme") is not None  # the lobby
     room, users = await start_game(create_user, 4)
     await settle()
     for phone in users:  # the first night: the same dark colours on every phone, and no switch

@@ -71,8 +71,8 @@ def header(_: Translator, identity: BrowserIdentity, title: str | None = None,
 
 def header_nodes(d: Draft, _: Translator, identity: BrowserIdentity, title: str | None = None,
                  dark: bool | None = None) -> None:
-    """The top bar: the game's name (or ``title``), the day's colours switch and the language picker. ``dark``:
-    whether the page has the night's colours (None: the page leaves them alone; not True: the switch shows)."""
+    """The top bar: the game's name (or ``title``), the language picker, and (the home page) the day's colours
+    switch. ``dark``: whether the page has the night's colours (None: the page leaves them alone)."""
 
     def change(value: Any) -> None:
         if value in LANGUAGES and value != identity.language:
@@ -81,11 +81,17 @@ def header_nodes(d: Draft, _: Translator, identity: BrowserIdentity, title: str 
 
     with d.row("w-full items-center justify-between no-wrap"):
         d.label(title or _("Mafia"), "text-lg font-bold mafia-header-title")
-        if dark is not True:  # the night's colours are everybody's: no switch then
-            d.theme(_("Dark colours"), cls="mafia-theme")
+        if title is None and dark is not True:  # a room's longer title keeps the line: its lobby has the switch
+            theme_switch(d, _)
         d.select(LANGUAGES, identity.language, change, "language", cls="mafia-lang", aria_label=_("Language"))
     if dark is not None:
         d.dark(dark)
+
+
+def theme_switch(d: Draft, _: Translator, cls: str = "mafia-theme") -> None:
+    """The switch between the day's dark and light colours, kept in the browser (the home page's header, a room's
+    lobby); the night's colours are everybody's, so a game has none."""
+    d.theme(_("Dark colours"), cls=cls)
 
 
 @functools.lru_cache(maxsize=256)
