@@ -42,11 +42,12 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture
 def phones(browser) -> Iterator[Callable[..., Phone]]:  # noqa: ANN001
-    """``phones(name, language)`` opens a new phone; all are closed after the test."""
+    """``phones(name, language, size, color_scheme)`` opens a new phone; all are closed after the test."""
     opened: list[Phone] = []
 
-    def open_phone(name: str, language: str = "en", size: dict[str, int] | None = None) -> Phone:
-        phone = Phone(browser, name, language, size)
+    def open_phone(name: str, language: str = "en", size: dict[str, int] | None = None,
+                   color_scheme: str = "light") -> Phone:
+        phone = Phone(browser, name, language, size, color_scheme)
         opened.append(phone)
         return phone
 

@@ -114,13 +114,17 @@ def launch(playwright: Playwright) -> Browser:
     return playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
 
 
-def new_context(browser: Browser, language: str, size: dict[str, int] | None = None) -> BrowserContext:
-    """A phone (or, with ``size``, a TV): its own cookies, its own language (the browser's Accept-Language)."""
+def new_context(browser: Browser, language: str, size: dict[str, int] | None = None,
+                color_scheme: str = "light") -> BrowserContext:
+    """A phone (or, with ``size``, a TV): its own cookies, its own language (the browser's Accept-Language), its
+    own colour preference (``prefers-color-scheme``: "light" or "dark")."""
+    scheme: Any = color_scheme
     if size is None:
         context = browser.new_context(viewport=PHONE_SIZE, is_mobile=True, has_touch=True, device_scale_factor=1,
-                                      locale=LOCALES[language])
+                                      locale=LOCALES[language], color_scheme=scheme)
     else:
-        context = browser.new_context(viewport=size, device_scale_factor=1, locale=LOCALES[language])
+        context = browser.new_context(viewport=size, device_scale_factor=1, locale=LOCALES[language],
+                                      color_scheme=scheme)
     context.set_default_timeout(WAIT)
     # The screen covers itself 10 s after the last touch; a loaded 2-core machine can take longer than that
     # between two steps of one phone's script, so the game tests give it a minute (e2e/test_privacy.py tests the
@@ -152,11 +156,12 @@ def shows(locator: Locator, timeout: float = WAIT) -> None:
 class Phone:
     """One person's browser: his page, his language, and what his own screen told him."""
 
-    def __init__(self, browser: Browser, name: str, language: str = "en", size: dict[str, int] | None = None) -> None:
+    def __init__(self, browser: Browser, name: str, language: str = "en", size: dict[str, int] | None = None,
+                 color_scheme: str = "light") -> None:
         self.name = name
         self.language = language
         self.t: Translator = translator(language)
-        self.context = new_context(browser, language, size)
+        self.context = new_context(browser, language, size, color_scheme)
         self.page: Page = self.context.new_page()
         self.seat = 0  # his number in the game (join order), 0 for the moderator and spectators
         self.role = ""  # read from his own role card

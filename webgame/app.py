@@ -19,7 +19,7 @@ from pathlib import Path
 from fastapi.responses import PlainTextResponse
 from nicegui import app, background_tasks, ui
 
-from webgame import framework, transport
+from webgame import app_manifest, framework, page_template, transport
 from webgame.clock import Clock
 from webgame.db import data_dir, register_database
 from webgame.identity import storage_secret
@@ -112,6 +112,8 @@ def setup() -> None:
     register_database(app)
     app.add_static_files("/static", STATIC_DIR)
     app.add_api_route("/healthz", _healthz, methods=["GET"], include_in_schema=False)
+    app.add_api_route(app_manifest.PATH, app_manifest.web_manifest, methods=["GET"], include_in_schema=False)
+    page_template.install()  # no fonts, a lighter Quasar CSS, our icons and day colours (webgame.page_template)
     home.register()
     room.register()
     results_screen.register()
@@ -142,7 +144,8 @@ def run() -> None:
         host=os.environ.get("HOST", "0.0.0.0"),
         port=int(os.environ.get("PORT", "8080")),
         title="Mafia",
-        favicon="🎭",
+        favicon=STATIC_DIR / "app-icon.svg",  # one cached file, not a data URL in every page
+        dark=None,  # the page's colours are the phone's (static/phone.js: mafiaDayDark), the night's are dark
         storage_secret=storage_secret(),
         session_middleware_kwargs=transport.session_cookie_kwargs(),  # HttpOnly, SameSite=Lax, Secure on HTTPS
         reconnect_timeout=RECONNECT_TIMEOUT,

@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from engine.errors import RuleError
-from webgame import page_limits, ratelimit, store
+from webgame import page_limits, page_template, ratelimit, store
 from webgame.errors import Refusal
 from webgame.i18n import LANGUAGES, N_, Translator, from_accept_language, translator
 from webgame.identity import BrowserIdentity
@@ -25,8 +25,6 @@ from webgame.rooms import Room, refusal_text, registry
 E = TypeVar("E", bound=ui.element)
 
 log = logging.getLogger(__name__)
-
-HEAD = '<link rel="stylesheet" href="/static/mafia.css"><script src="/static/phone.js" defer></script>'
 
 
 def testid(element: E, name: str) -> E:
@@ -55,8 +53,13 @@ def browser_of(request: Request) -> str:
         return ""
 
 
-def page_head() -> None:
-    ui.add_head_html(HEAD)  # static: no player text ever goes into the head
+def page_head(_: Translator, request: Request) -> None:
+    """Our head (stylesheet, scripts, manifest: ``page_template.HEAD``, static, no player text ever), NiceGUI's
+    own texts in the reader's language (the connection-lost banner), and the words a phone shows while the
+    scripts are still coming (``page_template.prelude``)."""
+    ui.add_head_html(page_template.HEAD)
+    page_template.framework_texts(_, request)
+    ui.add_body_html(page_template.prelude(_))
 
 
 def header(_: Translator, identity: BrowserIdentity, title: str | None = None,
@@ -68,8 +71,8 @@ def header(_: Translator, identity: BrowserIdentity, title: str | None = None,
 
 def header_nodes(d: Draft, _: Translator, identity: BrowserIdentity, title: str | None = None,
                  dark: bool | None = None) -> None:
-    """The top bar: the game's name (or ``title``) and the language picker. ``dark``: whether the page has the
-    night's colours (None: the page leaves them alone)."""
+    """The top bar: the game's name (or ``title``), the language picker, and (the home page) the day's colours
+    switch. ``dark``: whether the page has the night's colours (None: the page leaves them alone)."""
 
     def change(value: Any) -> None:
         if value in LANGUAGES and value != identity.language:
@@ -78,9 +81,17 @@ def header_nodes(d: Draft, _: Translator, identity: BrowserIdentity, title: str 
 
     with d.row("w-full items-center justify-between no-wrap"):
         d.label(title or _("Mafia"), "text-lg font-bold mafia-header-title")
+        if title is None and dark is not True:  # a room's longer title keeps the line: its lobby has the switch
+            theme_switch(d, _)
         d.select(LANGUAGES, identity.language, change, "language", cls="mafia-lang", aria_label=_("Language"))
     if dark is not None:
         d.dark(dark)
+
+
+def theme_switch(d: Draft, _: Translator, cls: str = "mafia-theme") -> None:
+    """The switch between the day's dark and light colours, kept in the browser (the home page's header, a room's
+    lobby); the night's colours are everybody's, so a game has none."""
+    d.theme(_("Dark colours"), cls=cls)
 
 
 @functools.lru_cache(maxsize=256)
@@ -164,7 +175,7 @@ def light_page(_: Translator, language: str, message: str, seconds: int) -> HTML
     body = (f'<!DOCTYPE html><html lang="{html.escape(language)}"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f'<meta http-equiv="refresh" content="{seconds}"><title>{title}</title>'
-            f'<link rel="stylesheet" href="/static/mafia.css"></head>'
+            f'<link rel="stylesheet" href="{page_template.MAFIA_CSS}"></head>'
             f'<body><main class="mafia-page"><p class="mafia-big">{title}</p>'
             f'<p data-testid="wait">{text}</p></main></body></html>')
     return HTMLResponse(body, status_code=429, headers={"Retry-After": str(seconds), "Cache-Control": "no-store"})

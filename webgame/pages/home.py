@@ -17,7 +17,7 @@ def register() -> None:
     def home(request: Request) -> None:
         identity = components.read_identity(request)
         _ = components.tr(identity.language)
-        components.page_head()
+        components.page_head(_, request)
         page_limits.expire_unconnected(ui.context.client)  # a GET that never connects is not kept for a minute
         busy = {"now": False}
 

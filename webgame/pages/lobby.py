@@ -48,6 +48,7 @@ class LobbyView:
         """The first part: the room's code, its QR code and link; the join form for a phone without a seat."""
         _, room = self.page.t, self.page.room
         with d.card("mafia-card items-center"):
+            components.theme_switch(d, _, "mafia-theme-corner")  # the day's colours (the room's header is full)
             d.label(_("Room code"), "mafia-muted")
             d.label(room.code, "mafia-big tracking-widest")
             d.image(components.qr_path(room.code), "mafia-qr")

@@ -11,6 +11,8 @@ const veil = reactive({ open: false });
 let veilTimer = null;
 let flatSince = 0;
 let veilKey = null;
+// The day's colours: the phone's switch, else its own setting (static/phone.js); the night is dark everywhere.
+const dayDark = () => (window.mafiaDayDark ? window.mafiaDayDark() : "auto");
 const revealMs = () => (typeof window.mafiaRevealMs === "number" ? window.mafiaRevealMs : 10000);
 const afterChoiceMs = () => (typeof window.mafiaCoverAfterMs === "number" ? window.mafiaCoverAfterMs : 1500);
 function cover() {
@@ -74,6 +76,7 @@ export default {
   },
   mounted() {
     this.follow();
+    document.querySelector(".mafia-prelude")?.remove(); // the HTML's "Loading..." (mafia.css hides it too)
   },
   beforeUnmount() {
     if (this.timer !== null) clearInterval(this.timer);
@@ -83,7 +86,7 @@ export default {
       // What a new model asks of the page itself: dark or light colours; an empty chat box once its message
       // was taken (its counter grew).
       for (const node of this.nodes) {
-        if (node.t === "dark" && this.$q && this.$q.dark) this.$q.dark.set(!!node.on);
+        if (node.t === "dark" && this.$q && this.$q.dark) this.$q.dark.set(node.on ? true : dayDark());
         if (node.t === "vk") {
           if (veilKey !== null && veilKey !== node.v) cover();
           veilKey = node.v;
@@ -236,6 +239,19 @@ export default {
           return this.form(node, q);
         case "img":
           return h("img", { key, class: cls, src: node.src, alt: node.a || "" });
+        case "theme": {
+          // The switch between the day's dark and light colours: in this browser only, nothing is sent.
+          const dark = !!(this.$q && this.$q.dark && this.$q.dark.isActive);
+          return h(q.btn, {
+            key, class: cls, flat: true, round: true, dense: true, icon: dark ? "light_mode" : "dark_mode",
+            "aria-label": node.a, title: node.a, "aria-pressed": dark ? "true" : "false", "data-testid": id,
+            onClick: () => {
+              const next = !this.$q.dark.isActive;
+              if (window.mafiaSetDayDark) window.mafiaSetDayDark(next);
+              this.$q.dark.set(next);
+            },
+          });
+        }
         case "dark":
         case "vk":
           return null;

@@ -163,8 +163,14 @@ class Draft:
             node["dd"] = 1
         self._add(node, tid)
 
+    def theme(self, label: str, tid: str = "theme", cls: str = "") -> None:
+        """The switch between the day's dark and light colours (kept in the browser; the browser alone draws
+        and follows it, nothing is sent)."""
+        self._add({"t": "theme", "a": label, "c": cls}, tid)
+
     def dark(self, on: bool) -> None:
-        """The page's colours: dark (the night) or light. Drawn by nothing; the browser switches Quasar's mode."""
+        """The page's colours: dark (the night), or the phone's day colours (its switch, else its own setting).
+        Drawn by nothing; the browser switches Quasar's mode."""
         self._add({"t": "dark", "on": 1 if on else 0})
 
     def chat_box(self, channels: dict[str, str], on: Callable[[Any], Any], tid: str, send_tid: str,

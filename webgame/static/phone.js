@@ -29,6 +29,21 @@
   document.addEventListener("visibilitychange", () => { if (!wakeLock) requestWakeLock(); });
   document.addEventListener("pointerdown", () => { if (!wakeLock) requestWakeLock(); }, { passive: true });
 
+  // The day's colours: dark or light as the phone's switch says (kept in this browser), else as the phone's
+  // own setting (prefers-color-scheme: Quasar's "auto"). The night's screens are dark on every phone whatever
+  // this says (webgame/pages/screen.js).
+  const THEME_KEY = "mafia-theme";
+  window.mafiaDayDark = function () {
+    try {
+      const kept = window.localStorage.getItem(THEME_KEY);
+      if (kept === "dark" || kept === "light") return kept === "dark";
+    } catch (e) { /* no storage (private mode): the phone's setting */ }
+    return "auto";
+  };
+  window.mafiaSetDayDark = function (dark) {
+    try { window.localStorage.setItem(THEME_KEY, dark ? "dark" : "light"); } catch (e) { /* not kept */ }
+  };
+
   // "Your turn": a short vibration and a short beep, where the phone allows them.
   window.mafiaBuzz = function () {
     try { if (navigator.vibrate) navigator.vibrate([120, 60, 120]); } catch (e) { /* not allowed */ }
