@@ -19,17 +19,34 @@ the host has been gone is not (after a restart everyone's phone comes back first
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from webgame.errors import Refusal
 from webgame.i18n import N_
-from webgame.room_notices import NEW_HOST, NEW_MODERATOR
-from webgame.seating import SeatInfo
-from webgame.table_game import Stage
+from webgame.room_notices import NEW_HOST, NEW_MODERATOR, Notices
+from webgame.seating import Lobby, SeatInfo
+from webgame.table_game import Stage, TableGame
 
-if TYPE_CHECKING:
-    from webgame.rooms import Room
+
+class Table(Protocol):
+    """What the host watch and the seat moves use of a room (``webgame.rooms.Room``)."""
+
+    id: int
+    lock: asyncio.Lock
+    lobby: Lobby
+    game: TableGame
+    notices: Notices
+    now: Callable[[], float]
+
+    @property
+    def stage(self) -> Stage: ...
+
+    def is_connected(self, token_hash: str) -> bool: ...
+
+    def notify(self, what: str) -> None: ...
+
 
 HostCall = Callable[..., Awaitable[None]]  # a request of the host's: (his token hash, ...)
 
@@ -37,7 +54,7 @@ HostCall = Callable[..., Awaitable[None]]  # a request of the host's: (his token
 class HostWatch:
     """One room's watch over its host's phone: since when it has been gone, and the hand-over."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: Table) -> None:
         self.room = room
         self.gone_since: float | None = None  # when the host's last page closed (as the clock first saw it)
 

@@ -132,7 +132,7 @@ class Room:
 
     def projection(self, token_hash: str | None) -> Projection | None:
         """Everything this token's screen may show of the game (None when there is no game)."""
-        return self.game.projection(self.viewer(token_hash), self.chat_log)
+        return self.game.projection(self.viewer(token_hash), self.chat_log, self.lobby.is_moderator(token_hash))
 
     def seat_alive(self, token_hash: str | None) -> bool | None:
         """Whether this token's seat in the running game is alive; None when it has none or no game runs."""

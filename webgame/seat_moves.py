@@ -25,7 +25,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tortoise.exceptions import IntegrityError
 from tortoise.expressions import F
@@ -33,15 +33,13 @@ from tortoise.transactions import in_transaction
 
 from webgame import store
 from webgame.errors import Refusal
+from webgame.host_watch import Table
 from webgame.i18n import N_
 from webgame.models import Room as RoomModel
 from webgame.models import Seat
 from webgame.room_notices import MOVED, MOVED_IN_LOBBY
 from webgame.seating import SeatInfo
 from webgame.table_game import Stage
-
-if TYPE_CHECKING:
-    from webgame.rooms import Room
 
 MOVE_CODE_LENGTH = 8
 MOVE_CODE_SECONDS = 300
@@ -86,7 +84,7 @@ async def save_move(room_id: int, seat_id: int, token_hash: str, *, host: bool) 
 class SeatMoves:
     """One room's pending move codes (code -> seat, in memory) and the move itself."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: Table) -> None:
         self.room = room
         self.codes: dict[str, PendingMove] = {}
 
