@@ -4,18 +4,21 @@ names alone are refused; every move is told to the room; a move survives a resta
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from nicegui.testing import User
 
 from engine.actions import NightAct
-from webgame import rooms, store
+from webgame import ratelimit, rooms, store
 from webgame.db import open_database, tortoise_config
 from webgame.errors import Refusal
 from webgame.rooms import Room
 from webgame.seat_moves import MOVE_CODE_LENGTH, MOVE_CODE_SECONDS, WRONG_CODE
 
 from .conftest import FakeTime
+from .helpers import covered_ids, create_room, join, node, settle, start_game, tap, texts, wait_for
 
 
 async def make_room(players: int) -> tuple[Room, list[str]]:
@@ -143,3 +146,61 @@ async def test_a_move_survives_a_restart(isolated_data: Path) -> None:
         await restored.take_seat(await restored.offer_move(hashes[2]), again)
         assert restored.game_seat(store.hash_token(again)) == 3
     rooms.registry.now = __import__("time").time
+
+
+# ---------------------------------------------------------------- through the phones (simulated users)
+
+
+async def test_a_phone_moves_its_seat_mid_night_with_the_code_behind_its_reveal(
+        create_user: Callable[[], User]) -> None:
+    room, users = await start_game(create_user, 5)
+    old = users[2]
+    old_hash = room.seating[2].token_hash
+    tap(old, "move-offer")
+    await wait_for(lambda: room.live_code(room.seating[2].id) is not None)
+    code = room.live_code(room.seating[2].id)
+    assert code is not None
+    await wait_for(lambda: node(old, "move-own-code") is not None)
+    shown = node(old, "move-own-code")
+    assert shown is not None and shown["x"].replace(" ", "") == code
+    assert "move-own-code" not in covered_ids(old)  # a glance at the covered screen cannot take the seat
+    assert all(code not in text for text in texts(users[0]))
+    new = create_user()
+    await new.open(f"/r/{room.code}")
+    await new.should_see(marker="move-code")
+    tap(new, "move-take", {"text": code.lower()})
+    await wait_for(lambda: room.seat_by_hash(old_hash) is None)
+    await settle()
+    assert node(new, "my-role") is not None  # the seat, with its role, on the new phone
+    assert node(old, "my-role") is None and "You are watching this game." in texts(old)
+    for phone in (users[0], new, old):
+        await wait_for(lambda p=phone: "3. P3 moved to another phone." in texts(p))  # type: ignore[misc]
+
+
+async def test_the_host_gives_a_code_in_the_lobby_and_guessing_runs_out_of_attempts(
+        create_user: Callable[[], User]) -> None:
+    host, other, new, guesser = create_user(), create_user(), create_user(), create_user()
+    room = await create_room(host, "Host")
+    await join(other, room, "Sevara")
+    seat = room.seats[1]
+    old_hash = seat.token_hash
+    tap(host, f"move-for-{seat.id}")
+    await wait_for(lambda: room.live_code(seat.id) is not None)
+    code = room.live_code(seat.id)
+    assert code is not None
+    await wait_for(lambda: node(host, f"move-code-{seat.id}") is not None)
+    assert node(other, f"move-code-{seat.id}") is None  # only the host's phone shows it
+    await guesser.open(f"/r/{room.code}")
+    await guesser.should_see(marker="move-code")
+    for _attempt in range(ratelimit.WRONG_CODE_BROWSER.burst):
+        tap(guesser, "move-take", {"text": "WRONGCOD"})
+        await settle()
+    tap(guesser, "move-take", {"text": code})  # the right code, out of attempts: not even tried
+    await settle()
+    assert seat.token_hash == old_hash and room.live_code(seat.id) == code
+    await new.open(f"/r/{room.code}")
+    await new.should_see(marker="move-code")
+    tap(new, "move-take", {"text": code})
+    await wait_for(lambda: seat.token_hash != old_hash)
+    await wait_for(lambda: "Sevara moved to another phone." in texts(host))
+    assert node(other, "join-name") is not None  # the old phone: no seat any more, the join form again
