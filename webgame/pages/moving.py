@@ -21,7 +21,7 @@ from starlette.responses import Response
 
 from webgame import page_limits, ratelimit, store
 from webgame.errors import Refusal
-from webgame.pages import components
+from webgame.pages import components, wording
 from webgame.rooms import registry
 from webgame.seat_moves import MOVE_CODE_SECONDS, WRONG_CODE, normalize
 
@@ -114,19 +114,20 @@ def host_codes(d: Draft, page: PhonePage, part: ScreenSection, behind_reveal: bo
         d.label(_("For a player whose phone is dead: give the code only to the person you see in front of you."),
                 "text-sm mafia-muted")
         for seat in people:
-            live = room.live_code(seat.id)
+            live, number = room.live_code(seat.id), room.game_seat(seat.token_hash)
+            name = wording.seat_label(_, number, seat.name) if number else seat.name  # 0: the moderator
             with d.row("w-full items-center no-wrap gap-2"):
-                d.label(seat.name, "grow mafia-name")
+                d.label(name, "grow mafia-name")
 
                 async def offer(seat_id: int = seat.id) -> None:
                     if await components.guarded(_, lambda: room.offer_move(page.token_hash, seat_id)):
                         part.refresh()
 
-                d.button(_("Code"), offer, f"move-for-{seat.id}", icon="key", flat=True, no_caps=True)
+                d.button(_("Code"), offer, f"move-for-seat-{number}", icon="key", flat=True, no_caps=True)
             if live is not None:
                 with d.revealed() if behind_reveal else nullcontext():
-                    d.label(_("Code for {name}: {code}").format(name=seat.name, code=spaced(live)), "font-bold",
-                            f"move-code-{seat.id}")
+                    d.label(_("Code for {name}: {code}").format(name=name, code=spaced(live)), "font-bold",
+                            f"move-code-seat-{number}")
                     d.label(valid_text(page), "text-sm mafia-muted")
 
 
