@@ -314,10 +314,11 @@ def handover_inputs(page: RoomPage) -> None:
             await components.guarded(_, lambda: room.set_handover(token_hash, int(event.value)))
 
     message = _("From {low} to {high}").format(low=_.number(low), high=_.number(high))
-    field = ui.number(_("The host role passes on after his phone is gone for"), value=room.handover_seconds,
-                      min=low, max=high, precision=0,
+    ui.label(_("When the host's phone is gone")).classes("font-bold mt-2")
+    field = ui.number(_("Hand the host role on after"), value=room.handover_seconds, min=low, max=high,
+                      precision=0,
                       validation={message: lambda v: v is not None and low <= v <= high}, on_change=save_seconds)
-    testid(field.props("debounce=600").classes("w-full mt-2"), "handover-seconds")
+    testid(field.props("debounce=600").classes("w-full"), "handover-seconds")
     field.props["suffix"] = _("s")
     ui.label(_("To the next connected player in seat order; everyone is told.")).classes("text-sm mafia-muted")
     if room.rules == "uk":

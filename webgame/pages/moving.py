@@ -46,7 +46,7 @@ def take_form(d: Draft, page: PhonePage) -> None:
         d.label(_("Ask that phone (behind its Show button) or the host for a code, and type it here."),
                 "text-sm mafia-muted")
         d.form(_("Code"), _("Move my seat to this phone"), lambda value: take(page, value), "move-code",
-               "move-take", maxlength=20)
+               "move-take", maxlength=20, autofocus=False)
 
 
 async def take(page: PhonePage, value: Any) -> bool:
