@@ -60,7 +60,10 @@ async ([seat, whole]) => {
     if (row && row.style.display !== "none") { hidden.push([row, row.style.display]); row.style.display = "none"; }
   }
   const moves = document.querySelector('[data-testid="host-moves"]');  // the host's seat-move codes, likewise
-  if (moves && moves.style.display !== "none") { hidden.push([moves, moves.style.display]); moves.style.display = "none"; }
+  if (moves && moves.style.display !== "none") {
+    hidden.push([moves, moves.style.display]);
+    moves.style.display = "none";
+  }
   // The countdown's digits ("10:00" on one phone, "9:59" on the next) change its width and its neighbours':
   // its text is read as one fixed time (set on its own text node, which Vue keeps updating afterwards).
   const clocks = [];

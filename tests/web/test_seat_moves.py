@@ -204,3 +204,18 @@ async def test_the_host_gives_a_code_in_the_lobby_and_guessing_runs_out_of_attem
     await wait_for(lambda: seat.token_hash != old_hash)
     await wait_for(lambda: "Sevara moved to another phone." in texts(host))
     assert node(other, "join-name") is not None  # the old phone: no seat any more, the join form again
+
+
+async def test_the_qr_codes_link_moves_the_seat_once_the_page_connects(create_user: Callable[[], User]) -> None:
+    host, other, new = create_user(), create_user(), create_user()
+    room = await create_room(host, "Host")
+    await join(other, room, "Sevara")
+    seat = room.seats[1]
+    old_hash = seat.token_hash
+    tap(other, "move-offer")
+    await wait_for(lambda: room.live_code(seat.id) is not None)
+    code = room.live_code(seat.id)
+    await new.open(f"/r/{room.code}?move={code}")
+    await wait_for(lambda: seat.token_hash != old_hash)
+    await new.should_see(content="you")
+    assert room.live_code(seat.id) is None  # used up
