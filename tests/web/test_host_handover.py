@@ -3,9 +3,11 @@ game clock on a fake time), in the lobby and mid-game; a uk moderator's controls
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from nicegui.testing import User
 
 from engine.actions import Foul
 from webgame import rooms, store
@@ -15,6 +17,7 @@ from webgame.errors import Refusal
 from webgame.rooms import Room
 
 from .conftest import FakeTime
+from .helpers import node, start_game, tap, texts, wait_for
 
 
 async def seated_room(players: int, rules: str = "uz", connected: bool = True) -> tuple[Room, list[str]]:
@@ -168,3 +171,20 @@ async def test_a_player_takes_a_gone_moderators_controls_without_the_roles(db: P
     assert projection is not None and projection.viewer_kind == "seat" and projection.viewer_seat == 1
     assert len(projection.view.get("roles", {})) < 12  # the moderator's projection names all twelve roles
     assert room.viewer(hashes[0]).kind == "spectator"  # the old moderator, back, watches
+
+
+async def test_the_new_host_gets_the_clock_buttons_on_his_phone(
+        create_user: Callable[[], User], fake_time: FakeTime) -> None:
+    room, users = await start_game(create_user, 4)
+    host_hash = room.seating[0].token_hash
+    await wait_for(lambda: node(users[0], "pause") is not None)
+    assert node(users[1], "pause") is None
+    while room.is_connected(host_hash):  # the host's phone is gone (its pages' sockets closed)
+        room.client_disconnected(host_hash)
+    clock = Clock(rooms.registry)
+    await gone_for(clock, fake_time, 31)
+    assert room.is_host(room.seating[1].token_hash)
+    await wait_for(lambda: node(users[1], "pause") is not None)
+    await wait_for(lambda: "P1's phone was gone, so P2 is the host now." in texts(users[2]))
+    tap(users[1], "pause")
+    await wait_for(lambda: room.paused)
