@@ -219,3 +219,23 @@ async def test_the_qr_codes_link_moves_the_seat_once_the_page_connects(create_us
     await wait_for(lambda: seat.token_hash != old_hash)
     await new.should_see(content="you")
     assert room.live_code(seat.id) is None  # used up
+
+
+async def test_the_move_qr_code_is_served_only_to_the_seat_it_moves_and_the_tv_qr_to_visitors(
+        create_user: Callable[[], User]) -> None:
+    host, other, stranger = create_user(), create_user(), create_user()
+    room = await create_room(host, "Host")
+    await join(other, room, "Sevara")
+    seat = room.seats[1]
+    tap(other, "move-offer")
+    await wait_for(lambda: room.live_code(seat.id) is not None)
+    code = room.live_code(seat.id)
+    path = f"/qr/{room.code}/move/{code}"
+    response = await other.http_client.get(path)
+    assert response.status_code == 200 and "<svg" in response.text
+    assert response.headers["cache-control"] == "no-store"
+    for somebody in (host, stranger):  # the host did not ask for this code; a stranger has no seat
+        assert (await somebody.http_client.get(path)).status_code == 404
+    assert (await other.http_client.get(f"/qr/{room.code}/move/AAAAAAAA")).status_code == 404
+    assert (await host.http_client.get(f"/qr/{room.code}/tv")).status_code == 200
+    assert (await stranger.http_client.get(f"/qr/{room.code}/tv")).status_code == 404  # never opened the room
