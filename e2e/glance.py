@@ -10,8 +10,8 @@ away before the reading:
 - the countdown's digits (test id ``countdown``): read as 0:00 (they change its width and its neighbours');
 - the phone's own button in a grid of players (``vote-N`` of his own seat is disabled: he may not vote for
   himself): its enabled state and opacity are not read;
-- the host's clock buttons (pause / +30 s / end now): their row is taken out of the layout while reading
-  (the host is public; without the row his screen is laid out like everyone's).
+- the host's clock buttons (pause / +30 s / end now) and his codes for moving a seat (``host-moves``): taken out
+  of the layout while reading (the host is public; without them his screen is laid out like everyone's).
 
 Also here: the first screen check (``in_first_screen``), and ``Crowd``: simulated phones (``bench/phone.py``,
 HTTP + socket.io, no browser) that fill the seats of a room through its join form, as a browser does.
@@ -58,6 +58,11 @@ async ([seat, whole]) => {
     const button = document.querySelector(`[data-testid="${id}"]`);
     const row = button && button.closest(".nicegui-row");
     if (row && row.style.display !== "none") { hidden.push([row, row.style.display]); row.style.display = "none"; }
+  }
+  const moves = document.querySelector('[data-testid="host-moves"]');  // the host's seat-move codes, likewise
+  if (moves && moves.style.display !== "none") {
+    hidden.push([moves, moves.style.display]);
+    moves.style.display = "none";
   }
   // The countdown's digits ("10:00" on one phone, "9:59" on the next) change its width and its neighbours':
   // its text is read as one fixed time (set on its own text node, which Vue keeps updating afterwards).

@@ -40,6 +40,10 @@ class Clock:
                 await room.bots.tick(moment)  # the bot seats act through the room's door (webgame.room_bots)
             except Exception:
                 log.exception("clock: the bots of room %s failed", room.code)
+            try:
+                await room.host_watch.tick(moment)  # the host's phone gone too long: his role passes on
+            except Exception:
+                log.exception("clock: the host watch of room %s failed", room.code)
             state = room.state
             if room.stage is not Stage.PLAYING or state is None or room.deadline is None or moment < room.deadline:
                 continue

@@ -40,6 +40,12 @@ class Room(Model):
         null=True, description="Fewest players the host allows (null: the rule set's minimum)"
     )
     max_players = fields.IntField(null=True, description="Most players the host allows (null: the rule set's maximum)")
+    handover_seconds = fields.IntField(
+        default=30, description="Seconds the host's phone may be gone before the host role passes on"
+    )
+    moderator_takeover = fields.BooleanField(
+        default=False, description="A player may take a gone moderator's controls mid-game"
+    )
 
     seats: fields.ReverseRelation[Seat]
     games: fields.ReverseRelation[Game]

@@ -63,6 +63,8 @@ class RoomRecord:
     version: int
     min_players: int | None = None
     max_players: int | None = None
+    handover_seconds: int = 30
+    moderator_takeover: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -128,6 +130,8 @@ def room_record(room: Room) -> RoomRecord:
         version=room.version,
         min_players=room.min_players,
         max_players=room.max_players,
+        handover_seconds=room.handover_seconds,
+        moderator_takeover=room.moderator_takeover,
     )
 
 

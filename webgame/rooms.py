@@ -7,7 +7,9 @@ parts a page never touches directly:
 - ``webgame.table_game.TableGame``: the game with its clock (seating, the engine's state, the deadline, the
   action log);
 - ``webgame.chat.Chat``: the chat lines and flood control;
-- ``webgame.subscribers.Audience``: the pages showing the room, and who is online.
+- ``webgame.subscribers.Audience``: the pages showing the room, and who is online;
+- ``webgame.host_watch.HostWatch``: the host role handed on (by the host, or when his phone is gone), and
+  ``webgame.seat_moves.SeatMoves``: a seat moved to another phone with a one-time code.
 
 Every change goes the same way::
 
@@ -33,7 +35,7 @@ from engine.errors import StaleAction
 from engine.knowledge import Viewer
 from engine.options import OptionValue
 from engine.state import GameState
-from webgame import store
+from webgame import host_watch, room_notices, seat_moves, store
 from webgame.chat import CHAT_BURST, CHAT_KEPT, CHAT_MAX_LENGTH, CHAT_WINDOW, Chat, ChatLine
 from webgame.delegation import Held
 from webgame.errors import Refusal, refusal_text
@@ -69,6 +71,7 @@ class Room:
     seat_by_hash = Held[Callable[[str | None], SeatInfo | None]]("lobby")
     is_host = Held[Callable[[str | None], bool]]("lobby")
     is_moderator = Held[Callable[[str | None], bool]]("lobby")
+    handover_seconds, moderator_takeover = Held[int]("lobby"), Held[bool]("lobby")  # webgame.host_watch
     players = Held[Callable[[], list[SeatInfo]]]("lobby")  # the lobby seats that will play: all but the moderator
     engine_options = Held[Callable[[], dict[str, OptionValue]]]("lobby")
     start_problem = Held[Callable[[], tuple[str, dict[str, object]] | None]]("lobby")  # why it cannot start
@@ -83,6 +86,10 @@ class Room:
     name_of = Held[Callable[[int], str]]("game")  # the name at an engine seat of this game
     seat_is_bot = Held[Callable[[int], bool]]("game")  # whether a bot plays that seat (webgame.room_bots)
     public = Held[Callable[[], dict[str, Any]]]("game")  # every projection's public part, made once per state
+    # the host role and the seats' phones,
+    make_host, set_handover = Held[host_watch.HostCall]("host_watch"), Held[host_watch.HostCall]("host_watch")
+    offer_move, take_seat = Held[seat_moves.Offer]("moves"), Held[seat_moves.Take]("moves")
+    live_code = Held[Callable[[int], str | None]]("moves")  # the code that moves a seat now, if any
     # the pages.
     subscribe = Held[Callable[[Subscriber], None]]("audience")
     unsubscribe = Held[Callable[[Subscriber], None]]("audience")
@@ -99,6 +106,8 @@ class Room:
         self.game = TableGame(record.id, record.code, now, self.audience.notify)
         self.chat_log = Chat(record.code)
         self.bots = Bots(self)  # the bot seats' player, driven by the clock (webgame.room_bots)
+        self.notices = room_notices.Notices()  # what the room told everyone (a seat moved, a new host)
+        self.host_watch, self.moves = host_watch.HostWatch(self), seat_moves.SeatMoves(self)
 
     @property
     def chat(self) -> list[ChatLine]:
@@ -123,7 +132,7 @@ class Room:
 
     def projection(self, token_hash: str | None) -> Projection | None:
         """Everything this token's screen may show of the game (None when there is no game)."""
-        return self.game.projection(self.viewer(token_hash), self.chat_log)
+        return self.game.projection(self.viewer(token_hash), self.chat_log, self.lobby.is_moderator(token_hash))
 
     def seat_alive(self, token_hash: str | None) -> bool | None:
         """Whether this token's seat in the running game is alive; None when it has none or no game runs."""
@@ -199,14 +208,6 @@ class Room:
 
     async def remove_bot(self, token_hash: str | None) -> None:
         await self._host_in_lobby(token_hash, "seats", self.lobby.remove_bot)
-
-    async def make_host(self, token_hash: str | None, seat_id: int) -> None:
-        async with self.lock:
-            self.lobby.require_host(token_hash)
-            if self.stage is Stage.PLAYING:
-                raise Refusal(N_("The host role can only be handed over outside a game."))
-            await self.lobby.make_host(seat_id)
-        self.notify("structure")
 
     async def start(self, token_hash: str | None) -> None:
         async with self.lock:

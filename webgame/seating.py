@@ -21,6 +21,7 @@ from webgame.identity import clean_name
 from webgame.store import RoomRecord, SeatRecord
 
 RULE_SETS = ("uz", "uk")
+HANDOVER_RANGE = (10, 300)  # seconds the host's phone may be gone before the host role passes on (default 30)
 # What the lobby offers before the host changes it: uk is a 12-player game (8-14 when allowed).
 DEFAULT_PLAYER_LIMITS: dict[str, tuple[int, int]] = {"uz": PLAYER_RANGE["uz"], "uk": (12, 12)}
 
@@ -68,6 +69,8 @@ class Lobby:
     max_players: int
     language: str
     seats: list[SeatInfo] = field(default_factory=list)
+    handover_seconds: int = 30  # webgame.host_watch: how long the host's phone may be gone
+    moderator_takeover: bool = False  # whether a player may take a gone moderator's controls mid-game
 
     @classmethod
     def from_record(cls, record: RoomRecord, seats: list[SeatRecord]) -> Lobby:
@@ -77,6 +80,7 @@ class Lobby:
             moderated=record.moderated and record.rules == "uk", host_hash=record.host_token_hash,
             min_players=record.min_players or low, max_players=record.max_players or high,
             language=record.language, seats=[seat_info(seat) for seat in seats if not seat.left],
+            handover_seconds=record.handover_seconds, moderator_takeover=record.moderator_takeover,
         )
 
     # ------------------------------------------------------------ who is who
@@ -192,6 +196,20 @@ class Lobby:
                           low=floor, high=ceiling)
         await store.update_room(self.room_id, min_players=low, max_players=high)
         self.min_players, self.max_players = low, high
+
+    async def set_handover(self, seconds: int | None = None, takeover: bool | None = None) -> None:
+        """How long the host's phone may be gone before the host role passes on; whether a gone moderator's
+        controls may pass to a player mid-game (``webgame.host_watch``)."""
+        low, high = HANDOVER_RANGE
+        if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, int)
+                                    or not low <= seconds <= high):
+            raise Refusal(N_("The host's hand-over delay must be between {low} and {high} seconds."), low=low,
+                          high=high)
+        await store.update_room(self.room_id, handover_seconds=seconds, moderator_takeover=takeover)
+        if seconds is not None:
+            self.handover_seconds = seconds
+        if takeover is not None:
+            self.moderator_takeover = bool(takeover)
 
     async def set_moderated(self, moderated: bool) -> None:
         if moderated and self.rules != "uk":

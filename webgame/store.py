@@ -168,6 +168,8 @@ async def update_room(
     host_token_hash: str | None = None,
     min_players: int | None = _KEEP,
     max_players: int | None = _KEEP,
+    handover_seconds: int | None = None,
+    moderator_takeover: bool | None = None,
 ) -> RoomRecord:
     """Change the lobby's settings (only the arguments given; ``min_players=None`` clears the limit)."""
     changes: dict[str, Any] = {"version": F("version") + 1}
@@ -185,6 +187,10 @@ async def update_room(
         changes["min_players"] = min_players
     if max_players is not _KEEP:
         changes["max_players"] = max_players
+    if handover_seconds is not None:
+        changes["handover_seconds"] = handover_seconds
+    if moderator_takeover is not None:
+        changes["moderator_takeover"] = moderator_takeover
     if not await Room.filter(id=room_id).update(**changes):
         raise RoomNotFound(room_id)
     return await get_room(room_id)

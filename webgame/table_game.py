@@ -100,12 +100,16 @@ class TableGame:
             self._public = public_view(self.state)
         return self._public or {}
 
-    def projection(self, viewer: Viewer, chat: Chat) -> Projection | None:
-        """What this viewer may be shown of the game (None when there is none)."""
+    def projection(self, viewer: Viewer, chat: Chat, acting_moderator: bool = False) -> Projection | None:
+        """What this viewer may be shown of the game (None when there is none). ``acting_moderator``: a player
+        who took a gone moderator's controls (``webgame.host_watch``): his seat's view, and the moderator's
+        actions (fouls: the living seats, no roles) under a key of their own."""
         state = self.state
         if state is None or self.game_id is None:
             return None
         shown = view(state, viewer, self.public())
+        if acting_moderator and viewer.kind == "seat" and state.rules == "uk":
+            shown = {**shown, "moderator_actions": view(state, MODERATOR, self.public())["actions"]}
         seat = viewer.seat if viewer.kind == "seat" else 0
         return Projection(
             game_id=self.game_id, view=shown, viewer_kind=viewer.kind, viewer_seat=seat,

@@ -3,8 +3,8 @@
 The covered screen is what the browser draws while its owner has not revealed it (``Draft.covered``, no
 ``Draft.revealed`` nodes). These tests read it from every phone's screen models at several moments of a game
 and compare them, after taking out the differences the whole table knows anyway: the phone's own name tile
-(``me``), the host's clock buttons, and the dead. The real-browser version (boxes, colours, the viewport) is
-``e2e/test_privacy.py``.
+(``me``), the host's clock buttons and his codes for moving a seat, and the dead. The real-browser version (boxes,
+colours, the viewport) is ``e2e/test_privacy.py``.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from webgame.rooms import Room
 
 from .helpers import covered_screen, settle, start_game, tap, wait_for
 
-HOST_ONLY = {"pause", "resume", "extend", "skip"}  # the host's clock: the table knows who the host is
+# The host's clock and his codes for moving a seat to another phone: the table knows who the host is.
+HOST_ONLY = {"pause", "resume", "extend", "skip", "host-moves"}
 
 
 @pytest.fixture(autouse=True)

@@ -125,6 +125,24 @@ def qr_image(request: Request, code: str) -> Response:
                     headers={"Cache-Control": "private, max-age=86400"})
 
 
+TV_QR_PATH = "/qr/{code}/tv"  # the QR code of the room's TV screen (the host's lobby: "Open the room on a TV")
+
+
+def tv_qr_image(request: Request, code: str) -> Response:
+    """``/qr/CODE/tv``: the QR code of the room's TV link, with the same guard as ``qr_image``."""
+    typed = store.normalize_code(code)
+    room = registry.get(typed) if ratelimit.VISITS.has(browser_of(request), typed) else None
+    if room is None:
+        return Response(status_code=404)
+    return Response(qr_svg(tv_url(request, room.code)), media_type="image/svg+xml",
+                    headers={"Cache-Control": "private, max-age=86400"})
+
+
+def tv_url(request: Request, code: str) -> str:
+    """The room's TV screen (``/r/CODE/screen``): the spectators' view, the narrator, the QR code for the phones."""
+    return room_url(request, code) + "/screen"
+
+
 def room_url(request: Request, code: str) -> str:
     """The link people open to join: this server's base URL and the room's code (from our alphabet)."""
     return f"{str(request.base_url).rstrip('/')}/r/{code}"

@@ -213,33 +213,37 @@ def yes_count(view: GameView, d: Draft) -> None:
     d.label(_("Yes: {yes}, no: {no}").format(yes=_.number(yes), no=_.number(len(answers) - yes)), tid="yes-count")
 
 
-def moderator_panel(view: GameView, d: Draft) -> None:
+def moderator_panel(view: GameView, d: Draft, own_choice: Any = None) -> None:
     """uk: the moderator gives fouls (0.5 or 1; 2 at once at night, for gestures or sounds), takes the last one
-    back, or sends a player from the table. The foul that removes a player, and a send-off, ask first."""
+    back, or sends a player from the table. The foul that removes a player, and a send-off, ask first.
+    ``own_choice``: a player holding a gone moderator's controls (``webgame.host_watch``): the card sits in the
+    third part, under his own seat's panel, with this choice (not his seat's pick) and no bar of its own."""
     _, p = view.page.t, view.p
     action = view.action("foul")
     if action is None:
         return
     withdraw = view.action("withdraw_foul") or {}
     send_off = view.action("send_off") or {}
-    choice = view.pending()
+    pinned = own_choice is None
+    choice = view.pending() if pinned else own_choice
+    part = view.page.second if pinned else view.page.third
     targets = [int(t) for t in action.get("targets", [])]
     with d.card("mafia-card"):
         d.label(_("Fouls"), "font-bold")
 
         def pick(target: int) -> None:
             choice.act, choice.target = "foul", target
-            view.page.second.refresh()
+            part.refresh()
 
         selected = choice.target if choice.act.startswith(("foul", "confirm:")) else None
         view.target_grid(d, targets, targets, selected, pick, mark="foul")
         if selected in targets:
             target = int(selected)
-            with d.bar():  # pinned to the bottom: in the first screen whatever the size of the table
+            with d.bar() if pinned else d.div("w-full"):  # pinned: in the first screen whatever the table's size
                 if choice.act.startswith("confirm:"):
-                    _confirm(view, d, choice, target)
+                    _confirm(view, d, choice, target, part)
                 else:
-                    _foul_buttons(view, d, choice, target, action, withdraw, send_off)
+                    _foul_buttons(view, d, choice, target, action, withdraw, send_off, part)
         fouls = {int(s): float(v) for s, v in p.get("fouls", {}).items() if v}
         for seat, count in sorted(fouls.items()):
             d.label(_("{name}: {count}").format(name=view.name_of(seat), count=_.number(count)))
@@ -249,13 +253,13 @@ def moderator_panel(view: GameView, d: Draft) -> None:
 
 
 def _foul_buttons(view: GameView, d: Draft, choice: Any, target: int, action: dict[str, Any],
-                  withdraw: dict[str, Any], send_off: dict[str, Any]) -> None:
+                  withdraw: dict[str, Any], send_off: dict[str, Any], part: Any) -> None:
     _ = view.page.t
     removes = float((action.get("removes") or {}).get(str(target), 4))
 
     def ask(what: str) -> None:
         choice.act = f"confirm:{what}"
-        view.page.second.refresh()
+        part.refresh()
 
     with d.row("w-full no-wrap gap-2"):
         for amount in action.get("amounts", [0.5, 1]):
@@ -277,7 +281,7 @@ def _foul_buttons(view: GameView, d: Draft, choice: Any, target: int, action: di
                      outline=True, color="negative", icon="logout")
 
 
-def _confirm(view: GameView, d: Draft, choice: Any, target: int) -> None:
+def _confirm(view: GameView, d: Draft, choice: Any, target: int, part: Any) -> None:
     """The question before a player leaves the game: the removing foul, or a send-off."""
     _ = view.page.t
     name = view.name_of(target)
@@ -295,7 +299,7 @@ def _confirm(view: GameView, d: Draft, choice: Any, target: int) -> None:
 
     def cancel() -> None:
         choice.act = "foul"
-        view.page.second.refresh()
+        part.refresh()
 
     with d.row("w-full no-wrap gap-2"):
         d.button(_("Yes"), lambda: view.send(yes), "confirm-yes", cls="grow mafia-target", color="negative")

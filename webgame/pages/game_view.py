@@ -7,12 +7,14 @@ what the engine lets this viewer read.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action
 from webgame.chat import ChatLine
-from webgame.pages import components, day, night, outcome, wording
+from webgame.pages import components, day, moving, night, outcome, wording
 from webgame.pages.chat_part import ChatPart
 from webgame.pages.record_part import RecordPart
 from webgame.pages.screen import Draft
@@ -25,9 +27,25 @@ CHANNEL_LABELS = {"room": "", "mafia": "mafia", "dead": "dead"}
 # Counts and tallies that change with everybody's taps: shown by ``GameView.status`` inside the panel, so
 # that a vote or a finished night choice updates them without rebuilding anyone's buttons.
 STATUS_KEYS = ("waiting", "votes", "yes_votes", "ready")
-NOT_PANEL_KEYS = frozenset(("events", "chat", *STATUS_KEYS))  # what the panel is not drawn from
+NOT_PANEL_KEYS = frozenset(("events", "chat", "moderator_actions", *STATUS_KEYS))  # what the panel is not drawn from
 # Which of the page's parts (``RoomPage``) draws each section of ``GameView.section_keys``.
 PART_OF_SECTION = {"title": "first", "panel": "second", "status": "status", "record": "third", "chat": "fourth"}
+
+
+@dataclass(slots=True)
+class FoulChoice:
+    """The foul target picked by a player who holds a gone moderator's controls (his seat keeps its own pick)."""
+
+    step: int = -1
+    act: str = ""
+    target: int | None = None
+    note: bool = False
+
+    def at(self, step: int) -> FoulChoice:
+        """This choice, emptied when the step has changed."""
+        if self.step != step:
+            self.step, self.act, self.target = step, "", None
+        return self
 
 
 class GameView:
@@ -61,7 +79,8 @@ class GameView:
         return me if isinstance(me, dict) else None
 
     def action(self, kind: str) -> dict[str, Any] | None:
-        return next((a for a in self.p.get("actions", []) if a.get("type") == kind), None)
+        actions = [*self.p.get("actions", []), *self.p.get("moderator_actions", [])]  # webgame.host_watch
+        return next((a for a in actions if a.get("type") == kind), None)
 
     def pending(self) -> Any:
         """This phone's unconfirmed pick, reset when the step changes."""
@@ -152,11 +171,13 @@ class GameView:
         room = self.page.room
         return {
             "title": (p["phase"], p["day"], room.stage, room.deadline, room.paused_remaining,
-                      (room.paused, p["step"]) if room.is_host(self.page.token_hash) else None),
+                      (room.paused, p["step"]) if room.is_host(self.page.token_hash) else None, room.notices.count),
             "panel": {key: value for key, value in p.items() if key not in NOT_PANEL_KEYS},
             "status": (p["phase"], len(p.get("alive", [])), *(p.get(key) for key in STATUS_KEYS)),
             "record": (RecordPart.news_key(p), p.get("alive"), p.get("roles"), p.get("fouls"), p.get("speaker"),
-                       tuple(room.seats_connected())),  # news, players
+                       tuple(room.seats_connected()), p.get("moderator_actions"), room.is_host(self.page.token_hash),
+                       room.notices.count),  # news, players, the host's controls
+
             "chat": ((p.get("chat") or {}).get("read"), (p.get("chat") or {}).get("write")),
         }
 
@@ -264,14 +285,11 @@ class GameView:
         a spectator is."""
         _ = self.page.t
         self._title(d)
-        if self.viewer_kind == "spectator":
-            d.label(_("You are watching this game."), "mafia-muted")
-        elif self.viewer_kind == "moderator":
-            d.label(_("You are the moderator: you see every role."), "mafia-muted")
+        heading_notes(self, d)
 
     def record(self, d: Draft) -> None:
-        """The third part: the news, the role's help, the players (``record_part``)."""
-        self.record_part.draw(d)
+        """The third part: the news, the role's help, the players (``record_part``), and more (``third_part``)."""
+        third_part(self, d)
 
     def chat(self, d: Draft) -> None:
         """The fourth part: the chat (``chat_part``)."""
@@ -279,3 +297,34 @@ class GameView:
 
     def chat_added(self, line: ChatLine) -> None:
         self.chat_part.added(line)
+
+
+def heading_notes(view: GameView, d: Draft) -> None:
+    """Under the phase: the room's notices (the same lines for everyone), then what this viewer is; a phone that
+    only watches gets the form that moves a seat to it with a code."""
+    _, page = view.page.t, view.page
+    moving.notices(d, page)  # a seat moved to another phone, a new host
+    if view.viewer_kind == "spectator":
+        d.label(_("You are watching this game."), "mafia-muted")
+        moving.take_form(d, page)
+    elif view.viewer_kind == "moderator":
+        d.label(_("You are the moderator: you see every role."), "mafia-muted")
+    elif page.room.is_moderator(page.token_hash):
+        d.label(_("You hold the moderator's controls: the clock and the fouls. You see only your own role."),
+                "mafia-muted")
+
+
+_FOUL_CHOICES: weakref.WeakKeyDictionary[GameView, FoulChoice] = weakref.WeakKeyDictionary()
+
+
+def third_part(view: GameView, d: Draft) -> None:
+    """A player's moderator controls (``webgame.host_watch``: his own foul choice, apart from his seat's pick),
+    the news, the role's help, the players (``record_part``), moving a seat to another phone (``moving``)."""
+    seat, page = view.viewer_kind == "seat", view.page
+    if seat and view.p.get("moderator_actions"):
+        choice = _FOUL_CHOICES.setdefault(view, FoulChoice()).at(int(view.p.get("step", -1)))
+        day.moderator_panel(view, d, choice)
+    view.record_part.draw(d)
+    if seat:  # his own seat to another phone: the code behind the reveal only
+        moving.owner_offer(d, page, page.third, behind_reveal=True)
+    moving.host_codes(d, page, page.third, behind_reveal=seat)

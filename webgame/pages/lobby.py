@@ -13,10 +13,11 @@ from nicegui import ui
 from engine.dealing import PLAYER_RANGE
 from engine.options import OPTION_TABLES, OptionSpec
 from webgame import page_limits, ratelimit, store
-from webgame.pages import components, lobby_summary, narration, narrator_controls, wording
+from webgame.pages import components, lobby_summary, moving, narration, narrator_controls, wording
 from webgame.pages.components import testid
 from webgame.pages.screen import Draft
 from webgame.rooms import RULE_SETS
+from webgame.seating import HANDOVER_RANGE
 
 if TYPE_CHECKING:
     from webgame.pages.page_protocols import PhonePage as RoomPage
@@ -53,10 +54,14 @@ class LobbyView:
             d.label(room.code, "mafia-big tracking-widest")
             d.image(components.qr_path(room.code), "mafia-qr")
             d.label(self.page.url, "text-sm break-all mafia-muted")
+        moving.notices(d, self.page)  # a seat moved to another phone, a new host
+        if self.is_host:
+            tv_card(self.page, d)
         if room.seat_by_hash(self.page.token_hash) is None:
             with d.card("mafia-card"):
                 d.label(_("Join this game"), "text-lg font-bold")
                 d.form(_("Your name"), _("Join"), self.join, "join-name", "join")
+            moving.take_form(d, self.page)  # a seat of this room on another phone comes here with a code
 
     def settings(self, d: Draft) -> None:
         """The third part: the host's inputs (NiceGUI elements in the part's slot: ``host_settings``), the
@@ -127,11 +132,16 @@ class LobbyView:
                         d.badge(_("you"), "positive")
                 if self.is_host:  # a line of its own: the name keeps the width, "remove" far from the rest
                     with d.row("w-full items-center no-wrap gap-2 mafia-seat-controls"):
-                        self._seat_controls(d, seat.id, index, len(room.seats), seat.token_hash == room.host_hash)
+                        self._seat_controls(d, seat.id, index, len(room.seats), seat.token_hash == room.host_hash,
+                                            seat.is_bot)
+                    moving.host_code_line(d, self.page, seat.id, seat.name)
             if self.is_host:
                 bot_controls(self.page, d, any(seat.is_bot for seat in room.seats))
+        if not self.is_host:
+            moving.owner_offer(d, self.page, self.page.second, behind_reveal=False)
 
-    def _seat_controls(self, d: Draft, seat_id: int, index: int, count: int, is_host_seat: bool) -> None:
+    def _seat_controls(self, d: Draft, seat_id: int, index: int, count: int, is_host_seat: bool,
+                       is_bot: bool) -> None:
         _, room, token_hash = self.page.t, self.page.room, self.page.token_hash
 
         async def move(delta: int) -> None:
@@ -151,6 +161,8 @@ class LobbyView:
                  aria_label=_("Move up"))
         d.button("", lambda: move(1), f"down-{seat_id}", icon="arrow_downward", flat=True,
                  enabled=index < count - 1, aria_label=_("Move down"))
+        if not is_bot:  # a code for this person's new phone (webgame.seat_moves)
+            moving.host_move_button(d, self.page, seat_id)
         if not is_host_seat:
             d.button("", make_host, f"host-{seat_id}", icon="star_outline", flat=True, tip=_("Make host"))
 
@@ -173,6 +185,7 @@ class LobbyView:
                 testid(ui.switch(_("I moderate: I run the game and give fouls instead of playing"),
                                  value=room.moderated, on_change=set_moderated), "moderated")
             self._player_limits()
+            handover_inputs(self.page)
             self._narrator()
             ui.label(_("Timers")).classes("font-bold mt-2")
             for spec in OPTION_TABLES[room.rules]:
@@ -277,3 +290,44 @@ def bot_controls(page: RoomPage, d: Draft, has_bots: bool) -> None:
                  no_caps=True, tip=_("A strong bot also reads the vote record and the roles shown on death."))
         if has_bots:
             d.button(_("Remove a bot"), remove, "remove-bot", icon="person_remove", flat=True, no_caps=True)
+
+
+def tv_card(page: RoomPage, d: Draft) -> None:
+    """The host's way to the room's TV screen: its link as text and as a QR code (a TV's browser, or a phone
+    cast to it); the TV then shows the phones' QR code and the room's code all game long."""
+    _, room = page.t, page.room
+    with d.expansion(_("Open the room on a TV"), False, "w-full mafia-card"):
+        d.label(_("Open this link in the TV's browser (or scan it with a device connected to the TV). The TV "
+                  "shows the game without secrets, reads it out, and shows the QR code for latecomers."),
+                "text-sm mafia-muted")
+        d.image(components.TV_QR_PATH.format(code=room.code), "mafia-qr", _("QR code"))
+        d.label(f"{page.url}/screen", "text-sm break-all", "tv-link")
+
+
+def handover_inputs(page: RoomPage) -> None:
+    """When the host's phone is gone: after how long his role passes on (webgame.host_watch), and, uk, whether
+    a player may take a gone moderator's controls mid-game."""
+    _, room, token_hash = page.t, page.room, page.token_hash
+    low, high = HANDOVER_RANGE
+
+    async def save_seconds(event: Any) -> None:
+        if event.value is not None and low <= event.value <= high:
+            await components.guarded(_, lambda: room.set_handover(token_hash, int(event.value)))
+
+    message = _("From {low} to {high}").format(low=_.number(low), high=_.number(high))
+    ui.label(_("When the host's phone is gone")).classes("font-bold mt-2")
+    field = ui.number(_("Hand the host role on after"), value=room.handover_seconds, min=low, max=high,
+                      precision=0,
+                      validation={message: lambda v: v is not None and low <= v <= high}, on_change=save_seconds)
+    testid(field.props("debounce=600").classes("w-full"), "handover-seconds")
+    field.props["suffix"] = _("s")
+    ui.label(_("To the next connected player in seat order; everyone is told.")).classes("text-sm mafia-muted")
+    if room.rules == "uk":
+        async def save_takeover(event: Any) -> None:
+            await components.guarded(_, lambda: room.set_handover(token_hash, takeover=bool(event.value)))
+
+        testid(ui.switch(_("A player may take a gone moderator's controls"), value=room.moderator_takeover,
+                         on_change=save_takeover), "moderator-takeover")
+        ui.label(_("Off: without the moderator the game goes on with the clock alone. On: the next connected "
+                   "player gets the clock and the fouls, and still sees only his own role.")).classes(
+            "text-sm mafia-muted")

@@ -56,6 +56,8 @@ class PhonePage(Protocol):
 
     def seated(self, token_hash: str) -> None: ...
 
+    def moved_here(self, old_hash: str, new_hash: str) -> None: ...
+
 
 class GameScreen(Protocol):
     """The game view of a page (``pages.game_view.GameView``) as the phase screens and its parts use it."""

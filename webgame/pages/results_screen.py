@@ -156,6 +156,7 @@ class ScreenPage:
             return
         p, self.proj = proj.view, proj
         self._corner()
+        self._notices()
         if room.stage is Stage.FINISHED:
             tv_parts.ended(self.t, p, self.name_of)
             return
@@ -174,6 +175,11 @@ class ScreenPage:
         with ui.element("div").classes("mafia-corner"):
             components.room_qr(self.url)
             testid(ui.label(self.room.code).classes("mafia-corner-code"), "corner-code")
+
+    def _notices(self) -> None:
+        """What the room told everyone: a seat moved to another phone, a new host (a theft cannot go unseen)."""
+        for text in self.room.notices.texts(self.t):
+            testid(ui.label(text).classes("mafia-tv-progress"), "notice")
 
     def _deaths(self, p: Mapping[str, Any]) -> None:
         """The latest deaths as big cards: today's, and at night the previous day's."""
@@ -247,6 +253,7 @@ class ScreenPage:
                 ui.label(_("Scan to join, or open:")).classes("mafia-big")
                 ui.label(self.url).classes("break-all")
                 testid(ui.label(room.code).classes("mafia-big tracking-widest"), "code")
+        self._notices()
         with ui.card().classes("mafia-card"):
             players = room.players()
             ui.label(_("Players: {count}").format(count=_.number(len(players)))).classes("font-bold")

@@ -19,7 +19,7 @@ from starlette.responses import Response
 
 from webgame import ratelimit
 from webgame.identity import BrowserIdentity
-from webgame.pages import components, evenness
+from webgame.pages import components, evenness, moving
 from webgame.pages.game_view import GameView
 from webgame.pages.lobby import LobbyView
 from webgame.pages.screen import Draft, ScreenSection
@@ -62,6 +62,7 @@ class RoomPage:
         self.client = client
         self.url = components.room_url(request, room.code)
         self.address = ratelimit.client_address(request)  # for the join form's rate limit
+        self.move_link: str | None = request.query_params.get("move")  # a seat moved here by a QR code's link
         self.choice = kept_choice(room, self.token_hash)
         self.role_shown = False
         self.buzzed_step = -1
@@ -100,6 +101,8 @@ class RoomPage:
         evenness.attach(self, frame)  # every seat's phone gets the same bytes at the same moments
         self.room.subscribe(self)  # changes of the room reach this page (room_changed, chat_added)
         self.client.on_connect(self._connected)
+        if self.move_link is not None:
+            self.client.on_connect(self._take_from_link)
         self.client.on_disconnect(self._disconnected)
         self.client.on_delete(self._deleted)
 
@@ -185,6 +188,24 @@ class RoomPage:
         self.room.client_connected(token_hash)
         self.redraw()
 
+    def moved_here(self, old_hash: str, new_hash: str) -> None:
+        """This tab has just taken a seat moved from another phone (``webgame.seat_moves``): the pick that phone
+        left unconfirmed comes along."""
+        picks = _PICKS.setdefault(self.room, {})
+        if old_hash in picks:
+            picks[new_hash] = picks.pop(old_hash)
+        self.seated(new_hash)
+
+    async def _take_from_link(self) -> None:
+        """``/r/CODE?move=MOVE`` (the QR code behind the old phone's reveal): the seat is taken once the page's
+        socket is connected (a plain GET, a link preview, uses up nothing), and the code leaves the address bar."""
+        code, self.move_link = self.move_link, None
+        if code is None:
+            return
+        self.client.run_javascript(f"history.replaceState(null, '', '/r/{self.room.code}')")  # our alphabet only
+        with self.client:
+            await moving.take(self, code)
+
     def _connected(self) -> None:
         if self.counted_hash is None and self.token_hash is not None:
             self.counted_hash = self.token_hash
@@ -247,3 +268,5 @@ def register() -> None:
         return None
 
     app.add_api_route(components.QR_PATH, components.qr_image, methods=["GET"], include_in_schema=False)
+    app.add_api_route(components.TV_QR_PATH, components.tv_qr_image, methods=["GET"], include_in_schema=False)
+    app.add_api_route(moving.MOVE_QR_PATH, moving.move_qr_image, methods=["GET"], include_in_schema=False)

@@ -135,7 +135,7 @@ export default {
       const send = () => this.tap(id, { text: this.texts[id] || "" });
       return h("div", { key: "form-" + id, class: "nicegui-column w-full" }, [
         h(q.input, {
-          class: "w-full", label: node.lb, maxlength: node.ml, autofocus: true, modelValue: this.texts[id] || "",
+          class: "w-full", label: node.lb, maxlength: node.ml, autofocus: node.af !== 0, modelValue: this.texts[id] || "",
           "data-testid": id, "onUpdate:modelValue": (value) => (this.texts[id] = value),
           onKeydown: (event) => {
             if (event.key === "Enter") send();

@@ -137,10 +137,13 @@ class Draft:
         self._add({"t": "img", "src": src, "c": cls, "a": alt})
 
     def form(self, label: str, button: str, on: Callable[[Any], Any], tid: str, send_tid: str,
-             maxlength: int = 40) -> None:
+             maxlength: int = 40, autofocus: bool = True) -> None:
         """One text field and a wide button under it (the join form): the browser keeps what is typed across
-        redraws and sends ``{text}`` on the button or Enter."""
-        self._add({"t": "form", "lb": label, "x": button, "sid": send_tid, "ml": maxlength}, tid)
+        redraws and sends ``{text}`` on the button or Enter. ``autofocus`` False: a second form on the screen."""
+        node: Node = {"t": "form", "lb": label, "x": button, "sid": send_tid, "ml": maxlength}
+        if not autofocus:
+            node["af"] = 0
+        self._add(node, tid)
         self.handlers[tid] = on
         self.handlers[send_tid] = on
 
