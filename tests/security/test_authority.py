@@ -158,17 +158,19 @@ async def test_a_non_hosts_page_given_the_hosts_controls_gets_refusals(create_us
     seat_id = room.seats[1].id
     with guest.client, ui.column():
         page.lobby.host_settings()
-        forged = Screen(lambda d: page.lobby._seat_controls(d, seat_id, 1, len(room.seats), False))
+        forged = Screen(lambda d: page.lobby._seat_controls(d, seat_id, 1, len(room.seats), False, False))
     guest.find(marker="rules").elements.pop().value = "uk"
     guest.find(marker="option-reveal_roles_on_death").elements.pop().value = False
     with guest.client:
         await forged.tap(f"remove-{seat_id}")
         await forged.tap(f"host-{seat_id}")
         await forged.tap(f"up-{seat_id}")
+        await forged.tap(f"move-for-{seat_id}")  # a one-time code to take this seat on another phone
     await guest.should_see("Only the host can do that.")
     await wait_for(lambda: True)
     assert snapshot(room) == before
-    STATS.add("forbidden requests refused", 5)
+    assert room.live_code(seat_id) is None  # no code to take that seat was made for the guest
+    STATS.add("forbidden requests refused", 6)
 
 
 def test_seat_tokens_cannot_be_guessed() -> None:
