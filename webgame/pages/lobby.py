@@ -52,6 +52,10 @@ class LobbyView:
             d.label(room.code, "mafia-big tracking-widest")
             d.image(components.qr_path(room.code), "mafia-qr")
             d.label(self.page.url, "text-sm break-all mafia-muted")
+            message = _("Join our Mafia game: room {code}").format(code=room.code)
+            d.share(_("Share the link"), _("Link copied"), self.page.url, message, "share")
+            d.link(_("Share to Telegram"), components.telegram_link(self.page.url, message), "share-telegram",
+                   icon="send")
         if room.seat_by_hash(self.page.token_hash) is None:
             with d.card("mafia-card"):
                 d.label(_("Join this game"), "text-lg font-bold")
@@ -237,8 +241,7 @@ class LobbyView:
             choices = {choice: wording.choice_label(_, choice) for choice in spec.choices}
             testid(ui.select(choices, value=value, label=label, on_change=lambda e: save(str(e.value))).classes(
                 "w-full"), f"option-{spec.name}")
-        if not spec.timer:
-            ui.label(_(spec.help)).classes("text-sm mafia-muted")
+        testid(ui.label(wording.option_hint(_, spec)).classes("text-sm mafia-muted"), "option-hint")
 
     def _start_bar(self, d: Draft) -> None:
         _, room, token_hash = self.page.t, self.page.room, self.page.token_hash

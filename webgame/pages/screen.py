@@ -57,6 +57,11 @@ class Draft:
             node["c"] = cls
         self._add(node, tid)
 
+    def heading(self, text: str, level: int = 1, cls: str = "", tid: str | None = None) -> None:
+        """A heading (``<h1>``..``<h3>``): screen readers list a page by them; it looks like the label it replaced."""
+        node: Node = {"t": "h", "l": min(max(int(level), 1), 3), "x": text, "c": ("mafia-h " + cls).strip()}
+        self._add(node, tid)
+
     def button(self, text: str, on: Handler, tid: str, cls: str = "", icon: str | None = None,
                outline: bool = False, enabled: bool = True, no_caps: bool = False,
                aria_label: str | None = None, flat: bool = False, color: str | None = None,
@@ -88,6 +93,20 @@ class Draft:
         self._add(node, tid)
         if enabled:
             self.handlers[tid] = on
+
+    def link(self, text: str, href: str, tid: str, icon: str | None = None) -> None:
+        """A button that opens ``href`` (one of our own addresses or a share link we build) in a new tab: no
+        message to the server."""
+        node: Node = {"t": "link", "x": text, "href": href}
+        if icon:
+            node["i"] = icon
+        self._add(node, tid)
+
+    def share(self, text: str, done: str, url: str, message: str, tid: str) -> None:
+        """The share button: the phone's own share sheet (the Web Share API) where it has one, else the link is
+        copied and the button says ``done`` for a few seconds (announced to screen readers). All in the browser:
+        the share sheet needs the tap itself, not a message from the server."""
+        self._add({"t": "share", "x": text, "y": done, "url": url, "msg": message}, tid)
 
     def badge(self, text: str, color: str) -> None:
         self._add({"t": "badge", "x": text, "col": color})

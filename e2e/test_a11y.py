@@ -1,0 +1,119 @@
+"""Accessibility of every page a table sees, in the five languages (issue 16): axe-core finds no serious or
+critical violation on the start page, the lobby (the host's and a player's), the night (covered, as the table
+sees it, and revealed, as its owner does), the day, the vote, the results and the TV.
+
+One uz game of five phones, one per language (the host in English), so every game screen is scanned in every
+language without replaying the game; the host's lobby and the TV switch their language with the header's
+picker. All findings are gathered and reported at once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pytest
+
+from e2e.harness import Phone, Server, Table, shows
+from webgame.i18n import LANGUAGES
+
+axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
+
+pytestmark = pytest.mark.e2e
+
+BLOCKING = {"serious", "critical"}
+PLAYERS = (("Aziz", "en"), ("Dilnoza", "uz"), ("Олег", "uk"), ("Ioana", "ro"), ("Сергей", "ru"))
+
+
+@dataclass
+class Scanner:
+    """axe-core run on a phone's page; what it finds, by page, language and rule."""
+
+    axe: object = field(default_factory=lambda: axe_playwright.Axe())
+    found: list[str] = field(default_factory=list)
+    scans: int = 0
+
+    def scan(self, phone: Phone, what: str, language: str | None = None) -> None:
+        phone.page.wait_for_load_state("load")
+        results = self.axe.run(phone.page)  # type: ignore[attr-defined]
+        self.scans += 1
+        lang = phone.page.evaluate("() => document.documentElement.lang")
+        expected = language or phone.language
+        if lang != expected:
+            self.found.append(f"{what} [{expected}]: <html lang={lang!r}>")
+        if phone.page.locator("h1").count() != 1:
+            self.found.append(f"{what} [{expected}]: {phone.page.locator('h1').count()} h1 elements")
+        for violation in results.response["violations"]:
+            if violation.get("impact") not in BLOCKING:
+                continue
+            nodes = violation["nodes"]
+            sample = "; ".join(f"{n['target']} {n.get('failureSummary', '')[:160]!r}" for n in nodes[:3])
+            self.found.append(f"{what} [{expected}]: {violation['id']} ({violation['impact']}) x{len(nodes)}: "
+                              f"{sample}")
+
+
+def switch_language(phone: Phone, language: str, ready: str) -> None:
+    """The header's language picker (the page reloads in that language)."""
+    phone.select("language", LANGUAGES[language])
+    phone.page.wait_for_function(f"() => document.documentElement.lang === {language!r}")
+    shows(phone.tid(ready))
+
+
+def test_every_page_in_every_language_has_no_serious_violation(server: Server,
+                                                               phones: Callable[..., Phone]) -> None:
+    scanner = Scanner()
+    table = Table(server.base, "uz")
+    people = [phones(name, language) for name, language in PLAYERS]
+    host, others = people[0], people[1:]
+    for phone in others:  # the start page, each in its own language (the host's is scanned before he creates)
+        phone.goto(server.base + "/")
+        shows(phone.tid("create"))
+        scanner.scan(phone, "home")
+    host.goto(server.base + "/")
+    shows(host.tid("create"))
+    scanner.scan(host, "home")
+    table.open_room(host)
+    table.join(*others)
+    table.set_timers(night_seconds=600, discussion_seconds=600, vote_seconds=600)
+    for phone in others:
+        scanner.scan(phone, "lobby (player)")
+    for language in ("en", "uz", "uk", "ro", "ru"):
+        if language != "en":
+            switch_language(host, language, "start")
+        scanner.scan(host, "lobby (host)", language)
+    switch_language(host, "en", "start")
+
+    tv = phones("TV", "en", {"width": 1280, "height": 720})
+    tv.goto(f"{server.base}/r/{table.code}/screen")
+    shows(tv.tid("code"))
+    scanner.scan(tv, "TV (lobby)")
+
+    table.start("night")
+    for phone in people:
+        scanner.scan(phone, "night (covered)")
+        phone.reveal()
+        shows(phone.tid("my-role"))
+        scanner.scan(phone, "night (revealed)")
+        phone.tap("cover", phone.tid("reveal"))
+    table.read_roles()
+    mafia = table.one("mafia")
+    victim = next(p for p in table.players if p.role == "civilian")
+    table.night(1, {mafia.seat: ("kill", victim.seat)})
+    table.died(victim.seat)
+    table.expect_phase("discussion", 1, check=False)
+    for phone in people:
+        scanner.scan(phone, "day")
+    scanner.scan(tv, "TV (day)")
+    table.ready_all(1)
+    table.expect_phase("vote", 1, check=False)
+    for phone in people:
+        scanner.scan(phone, "vote")
+    table.vote(1, {p.seat: mafia.seat for p in table.living if p is not mafia} | {mafia.seat: None})
+    table.expect_phase("ended", 1, check=False)
+    for phone in people:
+        scanner.scan(phone, "results")
+    for language in ("en", "uz", "uk", "ro", "ru"):
+        if language != "en":
+            switch_language(tv, language, "winner")
+        scanner.scan(tv, "TV (results)", language)
+    assert scanner.scans >= 45
+    assert not scanner.found, "\n".join(scanner.found)
