@@ -33,7 +33,7 @@ from engine.errors import StaleAction
 from engine.knowledge import Viewer
 from engine.options import OptionValue
 from engine.state import GameState
-from webgame import store
+from webgame import room_codes, store
 from webgame.chat import CHAT_BURST, CHAT_KEPT, CHAT_MAX_LENGTH, CHAT_WINDOW, Chat, ChatLine
 from webgame.delegation import Held
 from webgame.errors import Refusal, refusal_text
@@ -333,6 +333,10 @@ class Registry:
         return self.rooms.get(store.normalize_code(code))
 
     async def find(self, code: str) -> Room | None:
+        """The room of a code as typed, look-alikes read both ways when only one room fits (``room_codes``)."""
+        return await room_codes.lookup(code, self._find)
+
+    async def _find(self, code: str) -> Room | None:
         """The room with this code: in memory, else rebuilt from the database (finished ones too)."""
         code = store.normalize_code(code)
         if not code or len(code) > 12:

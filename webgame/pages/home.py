@@ -5,7 +5,7 @@ from __future__ import annotations
 from nicegui import ui
 from starlette.requests import Request
 
-from webgame import page_limits, ratelimit, store
+from webgame import page_limits, ratelimit, room_codes, store
 from webgame.i18n import LANGUAGES, Translator
 from webgame.pages import components, wording
 from webgame.pages.components import testid
@@ -51,7 +51,7 @@ def register() -> None:
 
         async def join() -> None:
             typed = store.normalize_code(code.value or "")
-            if not typed or any(char not in store.CODE_ALPHABET for char in typed):
+            if not room_codes.plausible(typed):  # our alphabet and its look-alikes (0 for D, 1 for L: room_codes)
                 ui.notify(_("A room code has 5 letters and digits, like K7QXM."), type="warning", position="top")
                 return
             # No limit on a right code: only wrong ones are counted, per browser (and loosely per address); out

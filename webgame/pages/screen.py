@@ -95,8 +95,7 @@ class Draft:
             self.handlers[tid] = on
 
     def link(self, text: str, href: str, tid: str, icon: str | None = None) -> None:
-        """A button that opens ``href`` (one of our own addresses or a share link we build) in a new tab: no
-        message to the server."""
+        """A button that opens ``href`` (a share link we build) in a new tab, with no message to the server."""
         node: Node = {"t": "link", "x": text, "href": href}
         if icon:
             node["i"] = icon

@@ -166,7 +166,8 @@ def option_hint(_: Translator, spec: OptionSpec) -> str:
     value = option_value(_, spec, spec.default)
     if spec.timer:
         return _("How long this step lasts. Default: {value}.").format(value=value)
-    return f"{_(spec.help)} " + _("Default: {value}.").format(value=value)
+    meaning = _(spec.help)
+    return meaning + " " + _("Default: {value}.").format(value=value)
 
 
 def team_name(_: Translator, team: str) -> str:
