@@ -23,7 +23,8 @@ MAX_LENGTH = 12
 
 
 def plausible(code: str) -> bool:
-    """Whether a typed code (normalized) could be a room's: our alphabet and its look-alikes only."""
+    """Whether a typed code could be a room's: our alphabet and its look-alikes only, in any case."""
+    code = normalize_code(code)
     return bool(code) and len(code) <= MAX_LENGTH and all(c in CODE_ALPHABET or c in LOOK_ALIKES for c in code)
 
 
@@ -31,10 +32,9 @@ def readings(code: str) -> list[str]:
     """The codes a typed one may stand for: itself first, then each reading of its look-alikes (none when there
     would be more than ``MAX_READINGS``)."""
     typed = normalize_code(code)
-    choices = [LOOK_ALIKES.get(char, char) for char in typed]
-    if all(len(options) == 1 and options in CODE_ALPHABET for options in choices):
+    if not any(char in LOOK_ALIKES for char in typed):
         return [typed]
-    others = ["".join(chars) for chars in itertools.product(*choices)]
+    others = ["".join(chars) for chars in itertools.product(*(LOOK_ALIKES.get(char, char) for char in typed))]
     if len(others) > MAX_READINGS:
         return [typed]
     return [typed, *(other for other in others if other != typed)]
