@@ -13,15 +13,24 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pytest
+from babel.messages.pofile import read_po
 
-from e2e.harness import Phone, Server, Table, shows
-from webgame.i18n import LANGUAGES
+from e2e.harness import ROOT, Phone, Server, Table, shows
+from webgame.i18n import LANGUAGES, translator
 
 axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
 
 pytestmark = pytest.mark.e2e
 
 BLOCKING = {"serious", "critical"}
+# Every visible control, its size and its accessible name's sources (Quasar's select keeps a 1 px focus input).
+CONTROLS = """() => Array.from(document.querySelectorAll(
+    'button, a[href], [role=button], [role=switch], [role=checkbox], [role=combobox]:not(.q-select__focus-target)'))
+  .filter((el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; })
+  .map((el) => { const r = el.getBoundingClientRect();
+    return [el.getAttribute('data-testid') || el.tagName, Math.round(r.width), Math.round(r.height),
+            el.getAttribute('aria-label') || '', el.getAttribute('title') || '']; })"""
+ENGLISH = {message.id for message in read_po((ROOT / "locales/messages.pot").open("rb")) if message.id}
 PLAYERS = (("Aziz", "en"), ("Dilnoza", "uz"), ("Олег", "uk"), ("Ioana", "ro"), ("Сергей", "ru"))
 
 
@@ -48,6 +57,7 @@ class Scanner:
             self.found.append(f"{what} [{expected}]: <html lang={lang!r}>")
         if phone.page.locator("h1").count() != 1:
             self.found.append(f"{what} [{expected}]: {phone.page.locator('h1').count()} h1 elements")
+        self.controls(phone, what, expected)
         for violation in response["violations"]:
             if violation.get("impact") not in BLOCKING:
                 continue
@@ -55,6 +65,17 @@ class Scanner:
             sample = "; ".join(f"{n['target']} {n.get('failureSummary', '')[:160]!r}" for n in nodes[:3])
             self.found.append(f"{what} [{expected}]: {violation['id']} ({violation['impact']}) x{len(nodes)}: "
                               f"{sample}")
+
+
+    def controls(self, phone: Phone, what: str, language: str) -> None:
+        """Controls of at least 44 px each way; names (aria-label, title) in the phone's language."""
+        _ = translator(language)
+        for name, width, height, *labels in phone.page.evaluate(CONTROLS):
+            if width < 44 or height < 44:
+                self.found.append(f"{what} [{language}]: {name} is {width}x{height} px")
+            for label in labels:
+                if label and language != "en" and label in ENGLISH and _(label) != label:
+                    self.found.append(f"{what} [{language}]: {name} is named in English: {label!r}")
 
 
 def switch_language(phone: Phone, language: str, ready: str) -> None:

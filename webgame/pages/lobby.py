@@ -235,13 +235,15 @@ class LobbyView:
             field = ui.number(label, value=int(value), min=spec.minimum, max=spec.maximum, precision=0,
                               validation={message: in_range}, on_change=save_number)
             testid(field.props("debounce=600").classes("w-full"), f"option-{spec.name}")
-            if spec.timer:
+            if spec.timer:  # its meaning and default under the field, in the field's own small print
                 field.props["suffix"] = _("s")
+                field.props["hint"] = wording.option_hint(_, spec)
         else:
             choices = {choice: wording.choice_label(_, choice) for choice in spec.choices}
             testid(ui.select(choices, value=value, label=label, on_change=lambda e: save(str(e.value))).classes(
                 "w-full"), f"option-{spec.name}")
-        testid(ui.label(wording.option_hint(_, spec)).classes("text-sm mafia-muted"), "option-hint")
+        if not spec.timer:
+            testid(ui.label(wording.option_hint(_, spec)).classes("text-sm mafia-muted"), "option-hint")
 
     def _start_bar(self, d: Draft) -> None:
         _, room, token_hash = self.page.t, self.page.room, self.page.token_hash

@@ -210,7 +210,7 @@ export default {
           );
         case "link":
           return h(q.btn, {
-            key, class: "mafia-target " + cls, label: node.x, icon: node.i, color: "primary", outline: true,
+            key, class: "mafia-target w-full " + cls, label: node.x, icon: node.i, color: "primary", outline: true,
             noCaps: true, href: node.href, target: "_blank", rel: "noopener", "data-testid": id,
           });
         case "share": {
