@@ -35,6 +35,7 @@ def settings_summary(d: Draft, _: Translator, room: Room) -> None:
                 d.label(_("{label}: {value}").format(label=_(spec.label), value=shown), "font-bold")
                 d.label(wording.option_hint(_, spec), "text-sm mafia-muted", "option-hint")
 
+
 def role_help(d: Draft, _: Translator, rules: str) -> None:
     """What every role of the rule set does (the engine's role table, as docs/RULES.md states it): public, the
     same on every phone of the lobby."""
