@@ -4,10 +4,9 @@ A room lives in exactly one process. ``Room`` is its one way in and its one way 
 parts a page never touches directly:
 
 - ``webgame.seating.Lobby``: the settings and the seats (rule set, options, timers, moderator, host);
-- ``webgame.table_game.TableGame``: the game with its clock (seating, the engine's state, the deadline, the
-  action log);
-- ``webgame.chat.Chat``: the chat lines and flood control;
-- ``webgame.subscribers.Audience``: the pages showing the room, and who is online;
+- ``webgame.table_game.TableGame``: the game with its clock (seating, engine state, deadline, action log);
+- ``webgame.chat.Chat``: the chat lines and flood control; ``webgame.subscribers.Audience``: the pages
+  showing the room, and who is online;
 - ``webgame.host_watch.HostWatch``: the host role handed on (by the host, or when his phone is gone), and
   ``webgame.seat_moves.SeatMoves``: a seat moved to another phone with a one-time code.
 
@@ -16,9 +15,9 @@ Every change goes the same way::
     page handler -> Room.<method>(token_hash, ...) -> the part (engine.apply, validated then in place; the
                  store) -> Room.notify -> every subscriber redraws from Room.projection(its token hash)
 
-A room's changes are serialized by its ``asyncio.Lock``. Callers identify themselves by the SHA-256 of
-their seat token; every permission (seat, host, moderator) is checked here, whatever the page offered.
-A refused request raises ``Refusal`` (or the engine's ``RuleError``) and changes nothing.
+A room's changes are serialized by its ``asyncio.Lock``. Callers identify themselves by the SHA-256 of their
+seat token; every permission (seat, host, moderator) is checked here, whatever the page offered. A refused
+request raises ``Refusal`` (or the engine's ``RuleError``) and changes nothing.
 """
 
 from __future__ import annotations
@@ -35,7 +34,7 @@ from engine.errors import StaleAction
 from engine.knowledge import Viewer
 from engine.options import OptionValue
 from engine.state import GameState
-from webgame import host_watch, room_notices, seat_moves, store
+from webgame import host_watch, room_codes, room_notices, seat_moves, store
 from webgame.chat import CHAT_BURST, CHAT_KEPT, CHAT_MAX_LENGTH, CHAT_WINDOW, Chat, ChatLine
 from webgame.delegation import Held
 from webgame.errors import Refusal, refusal_text
@@ -334,6 +333,10 @@ class Registry:
         return self.rooms.get(store.normalize_code(code))
 
     async def find(self, code: str) -> Room | None:
+        """The room of a code as typed, look-alikes read both ways when only one room fits (``room_codes``)."""
+        return await room_codes.lookup(code, self._find)
+
+    async def _find(self, code: str) -> Room | None:
         """The room with this code: in memory, else rebuilt from the database (finished ones too)."""
         code = store.normalize_code(code)
         if not code or len(code) > 12:

@@ -71,7 +71,7 @@ class ChatPart:
                         if line.channel == "mafia":
                             d.badge(_("mafia"), "negative")
                         elif line.channel == "dead":
-                            d.badge(_("dead"), "grey")
+                            d.badge(_("dead"), "grey-8")
                         author = self.view.name_of(line.seat) if line.seat else _("Moderator")
                         d.label(author + ":", "font-bold whitespace-nowrap")
                         d.label(line.text, "mafia-wrap")

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import functools
 import html
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
+from urllib.parse import quote, urlencode
 
 import qrcode
 import qrcode.image.svg
@@ -62,6 +64,21 @@ def page_head(_: Translator, request: Request) -> None:
     ui.add_body_html(page_template.prelude(_))
 
 
+def page_language(language: str) -> None:
+    """``<html lang>``: the reader's language (screen readers pick their voice by it). NiceGUI sets the attribute
+    per ``@ui.page``, not per request, so a tiny script sets it before the page is drawn; the value is one of
+    our five codes, never text from a request. The same script names Quasar's loading bar (a progress bar
+    without a name is an accessibility error) in that language."""
+    if language not in LANGUAGES:
+        return
+    loading = json.dumps(tr(language)(LOADING)).replace("<", "\\u003c")
+    ui.add_head_html(f'<script>document.documentElement.lang="{language}";addEventListener("DOMContentLoaded",'
+                     f'()=>{{try{{Quasar.LoadingBar.setDefaults({{"aria-label":{loading}}})}}catch(e){{}}}});</script>')
+
+
+LOADING = N_("Loading")
+
+
 def header(_: Translator, identity: BrowserIdentity, title: str | None = None,
            dark: Callable[[], bool] | None = None) -> Screen:
     """The top bar as a screen part of its own (pages other than a room's phone page, which draws it in its
@@ -80,7 +97,7 @@ def header_nodes(d: Draft, _: Translator, identity: BrowserIdentity, title: str 
             ui.navigate.reload()
 
     with d.row("w-full items-center justify-between no-wrap"):
-        d.label(title or _("Mafia"), "text-lg font-bold mafia-header-title")
+        d.heading(title or _("Mafia"), 1, "text-lg font-bold mafia-header-title")
         if title is None and dark is not True:  # a room's longer title keeps the line: its lobby has the switch
             theme_switch(d, _)
         d.select(LANGUAGES, identity.language, change, "language", cls="mafia-lang", aria_label=_("Language"))
@@ -146,6 +163,11 @@ def tv_url(request: Request, code: str) -> str:
 def room_url(request: Request, code: str) -> str:
     """The link people open to join: this server's base URL and the room's code (from our alphabet)."""
     return f"{str(request.base_url).rstrip('/')}/r/{code}"
+
+
+def telegram_link(url: str, text: str) -> str:
+    """Telegram's share link (the chat picker, then the message with the link): ``t.me/share/url``."""
+    return "https://t.me/share/url?" + urlencode({"url": url, "text": text}, quote_via=quote)
 
 
 def refuse(_: Translator, error: Exception) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from nicegui import ui
 from starlette.requests import Request
 
-from webgame import page_limits, ratelimit, store
-from webgame.i18n import LANGUAGES
+from webgame import page_limits, ratelimit, room_codes, store
+from webgame.i18n import LANGUAGES, Translator
 from webgame.pages import components, wording
 from webgame.pages.components import testid
 from webgame.rooms import RULE_SETS, Stage, registry
@@ -18,6 +18,7 @@ def register() -> None:
         identity = components.read_identity(request)
         _ = components.tr(identity.language)
         components.page_head(_, request)
+        components.page_language(identity.language)
         page_limits.expire_unconnected(ui.context.client)  # a GET that never connects is not kept for a minute
         busy = {"now": False}
 
@@ -50,7 +51,7 @@ def register() -> None:
 
         async def join() -> None:
             typed = store.normalize_code(code.value or "")
-            if not typed or any(char not in store.CODE_ALPHABET for char in typed):
+            if not room_codes.plausible(typed):  # our alphabet and its look-alikes (0 for D, 1 for L: room_codes)
                 ui.notify(_("A room code has 5 letters and digits, like K7QXM."), type="warning", position="top")
                 return
             # No limit on a right code: only wrong ones are counted, per browser (and loosely per address); out
@@ -74,7 +75,7 @@ def register() -> None:
         with ui.column().classes("mafia-page"):
             components.header(_, identity)
             with ui.card().classes("mafia-card"):
-                ui.label(_("Start a new room")).classes("text-lg font-bold")
+                heading(_("Start a new room"))
                 name = testid(ui.input(_("Your name")).props("maxlength=40").classes("w-full"), "create-name")
                 rules = testid(ui.select({key: _(wording.RULE_SET_NAMES[key]) for key in RULE_SETS}, value="uz",
                                          label=_("Rule set")).classes("w-full"), "create-rules")
@@ -82,8 +83,26 @@ def register() -> None:
                     "w-full"), "create-language")
                 testid(ui.button(_("Create the room"), on_click=create).classes("w-full mafia-target"), "create")
             with ui.card().classes("mafia-card"):
-                ui.label(_("Join a room")).classes("text-lg font-bold")
+                heading(_("Join a room"))
                 code = testid(ui.input(_("Room code")).props("maxlength=12 autocapitalize=characters").classes(
                     "w-full"), "join-code")
                 code.on("keydown.enter", join)
                 testid(ui.button(_("Join"), on_click=join).classes("w-full mafia-target"), "join-room")
+            how_to_play(_)
+
+
+def heading(text: str) -> ui.label:
+    """A card's title as an ``<h2>`` (screen readers move between headings), looking as before."""
+    label = ui.label(text).classes("mafia-h text-lg font-bold")
+    label.tag = "h2"
+    return label
+
+
+def how_to_play(_: Translator) -> None:
+    """The game in five lines, under the forms: the create and join forms keep the first screenful of a phone."""
+    with testid(ui.card().classes("mafia-card"), "how-to-play"):
+        heading(_("How to play"))
+        with ui.element("ol").classes("mafia-steps"):
+            for line in wording.HOW_TO_PLAY:
+                with ui.element("li"):
+                    ui.label(_(line))

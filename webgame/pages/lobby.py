@@ -54,6 +54,10 @@ class LobbyView:
             d.label(room.code, "mafia-big tracking-widest")
             d.image(components.qr_path(room.code), "mafia-qr")
             d.label(self.page.url, "text-sm break-all mafia-muted")
+            message = _("Join our Mafia game: room {code}").format(code=room.code)
+            d.share(_("Share the link"), _("Link copied"), self.page.url, message, "share")
+            d.link(_("Share to Telegram"), components.telegram_link(self.page.url, message), "share-telegram",
+                   icon="send")
         moving.notices(d, self.page)  # a seat moved to another phone, a new host
         if self.is_host:
             tv_card(self.page, d)
@@ -186,7 +190,7 @@ class LobbyView:
                                  value=room.moderated, on_change=set_moderated), "moderated")
             self._player_limits()
             handover_inputs(self.page)
-            self._narrator()
+            narrator_inputs(self.page)
             ui.label(_("Timers")).classes("font-bold mt-2")
             for spec in OPTION_TABLES[room.rules]:
                 if spec.timer:
@@ -195,12 +199,6 @@ class LobbyView:
                 for spec in OPTION_TABLES[room.rules]:
                     if not spec.timer:
                         self._option_input(spec)
-
-    def _narrator(self) -> None:
-        """The TV narrator's language and voice (webgame.pages.narrator_controls: nothing plays on this phone)."""
-        _, room = self.page.t, self.page.room
-        ui.label(_("The TV's narrator")).classes("font-bold mt-2")
-        narrator_controls.controls(_, narration.settings(room.code, room.language))
 
     def _player_limits(self) -> None:
         _, room, token_hash = self.page.t, self.page.room, self.page.token_hash
@@ -245,14 +243,15 @@ class LobbyView:
             field = ui.number(label, value=int(value), min=spec.minimum, max=spec.maximum, precision=0,
                               validation={message: in_range}, on_change=save_number)
             testid(field.props("debounce=600").classes("w-full"), f"option-{spec.name}")
-            if spec.timer:
+            if spec.timer:  # its meaning and default under the field, in the field's own small print
                 field.props["suffix"] = _("s")
+                field.props["hint"] = wording.option_hint(_, spec)
         else:
             choices = {choice: wording.choice_label(_, choice) for choice in spec.choices}
             testid(ui.select(choices, value=value, label=label, on_change=lambda e: save(str(e.value))).classes(
                 "w-full"), f"option-{spec.name}")
         if not spec.timer:
-            ui.label(_(spec.help)).classes("text-sm mafia-muted")
+            testid(ui.label(wording.option_hint(_, spec)).classes("text-sm mafia-muted"), "option-hint")
 
     def _start_bar(self, d: Draft) -> None:
         _, room, token_hash = self.page.t, self.page.room, self.page.token_hash
@@ -290,6 +289,13 @@ def bot_controls(page: RoomPage, d: Draft, has_bots: bool) -> None:
                  no_caps=True, tip=_("A strong bot also reads the vote record and the roles shown on death."))
         if has_bots:
             d.button(_("Remove a bot"), remove, "remove-bot", icon="person_remove", flat=True, no_caps=True)
+
+
+def narrator_inputs(page: RoomPage) -> None:
+    """The TV narrator's language and voice (webgame.pages.narrator_controls: nothing plays on this phone)."""
+    _, room = page.t, page.room
+    ui.label(_("The TV's narrator")).classes("font-bold mt-2")
+    narrator_controls.controls(_, narration.settings(room.code, room.language))
 
 
 def tv_card(page: RoomPage, d: Draft) -> None:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from engine.dealing import table
 from engine.options import OPTION_TABLES
+from engine.roles import ROLE_TABLES
 from webgame.i18n import Translator
 from webgame.pages import wording
 
@@ -29,17 +30,20 @@ def settings_summary(d: Draft, _: Translator, room: Room) -> None:
                 d.label(_("{label}: {seconds}").format(label=_(spec.label),
                                                        seconds=_.seconds(int(options[spec.name]))))
         with d.expansion(_("Rules options"), opened=False, cls="w-full"):
-            for spec in OPTION_TABLES[room.rules]:
-                if spec.timer:
-                    continue
-                value = options[spec.name]
-                if isinstance(value, bool):
-                    shown = _("on") if value else _("off")
-                elif isinstance(value, int):
-                    shown = _.number(value)
-                else:
-                    shown = wording.choice_label(_, value)
-                d.label(_("{label}: {value}").format(label=_(spec.label), value=shown))
+            for spec in OPTION_TABLES[room.rules]:  # each with what it means and its default
+                shown = wording.option_value(_, spec, options[spec.name])
+                d.label(_("{label}: {value}").format(label=_(spec.label), value=shown), "font-bold")
+                d.label(wording.option_hint(_, spec), "text-sm mafia-muted", "option-hint")
+
+
+def role_help(d: Draft, _: Translator, rules: str) -> None:
+    """What every role of the rule set does (the engine's role table, as docs/RULES.md states it): public, the
+    same on every phone of the lobby."""
+    with d.column("w-full", "lobby-roles"), d.expansion(_("What each role does"), opened=False, cls="w-full"):
+        for role, info in ROLE_TABLES[rules].items():
+            d.label(wording.role_heading(_, rules, str(role)), "font-bold mt-2")
+            d.label(_(info.description), "text-sm", "lobby-role-help")
+
 
 def role_preview(d: Draft, _: Translator, room: Room) -> None:
     """The roles a game would deal now (the players in the lobby, within the room's limits)."""
@@ -51,3 +55,4 @@ def role_preview(d: Draft, _: Translator, room: Room) -> None:
         for role, number in sorted(roles.items(), key=lambda item: -item[1]):
             d.label(_("{count} × {role}").format(count=_.number(number),
                                                  role=wording.role_name(_, room.rules, role)))
+        role_help(d, _, room.rules)

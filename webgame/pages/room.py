@@ -257,6 +257,7 @@ def register() -> None:
         identity = components.read_identity(request)
         _ = components.tr(identity.language)
         components.page_head(_, request)
+        components.page_language(identity.language)
         room = await components.open_room(request, code, identity)  # limits: webgame/page_limits.py, ratelimit
         if isinstance(room, Response):
             return components.not_a_page(ui.context.client, room)

@@ -54,7 +54,7 @@ export default {
   data() {
     return {
       switches: {}, received: performance.now(), now: performance.now(), timer: null,
-      texts: {}, channels: {}, sent: {},
+      texts: {}, channels: {}, sent: {}, copied: null,
     };
   },
   computed: {
@@ -145,6 +145,29 @@ export default {
                    onClick: send }),
       ]);
     },
+    async share(node) {
+      // The phone's share sheet; without one (most desktops), the link is copied and the button says so.
+      if (navigator.share) {
+        try {
+          await navigator.share({ title: document.title, text: node.msg, url: node.url });
+          return;
+        } catch (error) {
+          if (error && error.name === "AbortError") return; // the player closed the sheet
+        }
+      }
+      try {
+        await navigator.clipboard.writeText(node.url);
+      } catch (error) {
+        const area = document.createElement("textarea");
+        area.value = node.url;
+        document.body.appendChild(area);
+        area.select();
+        try { document.execCommand("copy"); } catch (ignored) { /* nothing more to try */ }
+        area.remove();
+      }
+      this.copied = node.id;
+      setTimeout(() => { if (this.copied === node.id) this.copied = null; }, 4000);
+    },
     tap(id, value) {
       this.$emit("tap", { id: id, value: value === undefined ? null : value });
     },
@@ -157,6 +180,8 @@ export default {
       switch (node.t) {
         case "label":
           return h("div", { key, class: cls, "data-testid": id }, node.x);
+        case "h":
+          return h("h" + (node.l || 1), { key, class: cls, "data-testid": id }, node.x);
         case "div":
           return h("div", { key, class: cls, "data-testid": id }, this.kids(node, q));
         case "row":
@@ -186,6 +211,21 @@ export default {
             },
             node.tip ? () => h(q.tooltip, null, () => node.tip) : undefined,
           );
+        case "link":
+          return h(q.btn, {
+            key, class: "mafia-target w-full " + cls, label: node.x, icon: node.i, color: "primary", outline: true,
+            noCaps: true, href: node.href, target: "_blank", rel: "noopener", "data-testid": id,
+          });
+        case "share": {
+          const copied = this.copied === id;
+          return h("div", { key, class: "nicegui-column w-full" }, [
+            h(q.btn, {
+              class: "mafia-target w-full", label: copied ? node.y : node.x, icon: copied ? "check" : "share",
+              color: "primary", noCaps: true, "data-testid": id, onClick: () => this.share(node),
+            }),
+            h("div", { class: "mafia-sr", role: "status", "aria-live": "polite" }, copied ? node.y : ""),
+          ]);
+        }
         case "badge":
           return h(q.badge, { key, color: node.col, label: node.x });
         case "icon":

@@ -1,10 +1,8 @@
 """``Screen``: one part of a phone's game screen, sent as data and drawn in the browser by ``screen.js``.
 
-A part of the screen (the phase title, the role card, the night grid, the tally, the players) used to be a
-tree of NiceGUI elements, dozens per phone, rebuilt on the server whenever its projection changed: every
-tap of a room cost each of its phones the creation and deletion of those elements, their serialization,
-and cyclic garbage that only a full collection frees (docs/PERFORMANCE.md). Now a part is one element whose
-single prop, ``model``, is a JSON string describing its nodes (labels, buttons, cards, ...); the browser's
+A part of the screen (the phase title, the role card, the night grid, the tally, the players) is one element
+whose single prop, ``model``, is a JSON string describing its nodes (labels, buttons, cards, ...), not a tree of
+dozens of NiceGUI elements rebuilt on every change (docs/PERFORMANCE.md: what that cost). The browser's
 component draws them with the same Quasar components and classes, and sends a tap back as ``{id, value}``.
 Redrawing a part is building a few dicts and one string, and nothing is sent when the string is unchanged.
 
@@ -57,6 +55,11 @@ class Draft:
             node["c"] = cls
         self._add(node, tid)
 
+    def heading(self, text: str, level: int = 1, cls: str = "", tid: str | None = None) -> None:
+        """A heading (``<h1>``..``<h3>``): screen readers list a page by them; it looks like the label it replaced."""
+        node: Node = {"t": "h", "l": min(max(int(level), 1), 3), "x": text, "c": ("mafia-h " + cls).strip()}
+        self._add(node, tid)
+
     def button(self, text: str, on: Handler, tid: str, cls: str = "", icon: str | None = None,
                outline: bool = False, enabled: bool = True, no_caps: bool = False,
                aria_label: str | None = None, flat: bool = False, color: str | None = None,
@@ -89,10 +92,22 @@ class Draft:
         if enabled:
             self.handlers[tid] = on
 
+    def link(self, text: str, href: str, tid: str, icon: str | None = None) -> None:
+        """A button that opens ``href`` (a share link we build) in a new tab, with no message to the server."""
+        node: Node = {"t": "link", "x": text, "href": href}
+        if icon:
+            node["i"] = icon
+        self._add(node, tid)
+
+    def share(self, text: str, done: str, url: str, message: str, tid: str) -> None:
+        """The share button: the phone's share sheet (Web Share API), else the link copied and ``done`` said for a
+        few seconds (to screen readers too); in the browser alone: the share sheet needs the tap itself."""
+        self._add({"t": "share", "x": text, "y": done, "url": url, "msg": message}, tid)
+
     def badge(self, text: str, color: str) -> None:
         self._add({"t": "badge", "x": text, "col": color})
 
-    def icon(self, name: str) -> None:
+    def icon(self, name: str) -> None:  # a picture only: a control's name is its text or aria label
         self._add({"t": "icon", "i": name})
 
     def clock(self, text: str, seconds: float | None, cls: str = "", tid: str | None = None) -> None:
@@ -110,8 +125,7 @@ class Draft:
         self._add({"t": "slot"})
 
     def dot(self, connected: bool) -> None:
-        """A presence dot: green when the player's phone is connected."""
-        self._add({"t": "dot", "on": 1 if connected else 0})
+        self._add({"t": "dot", "on": 1 if connected else 0})  # a presence dot: green when the phone is connected
 
     def toggle(self, options: dict[str, str], value: str, on: Callable[[str], Any], tid: str, cls: str = "") -> None:
         """Exclusive choice among a few options (q-btn-toggle); ``on(value)`` when another one is tapped."""
@@ -140,10 +154,7 @@ class Draft:
              maxlength: int = 40, autofocus: bool = True) -> None:
         """One text field and a wide button under it (the join form): the browser keeps what is typed across
         redraws and sends ``{text}`` on the button or Enter. ``autofocus`` False: a second form on the screen."""
-        node: Node = {"t": "form", "lb": label, "x": button, "sid": send_tid, "ml": maxlength}
-        if not autofocus:
-            node["af"] = 0
-        self._add(node, tid)
+        self._add({"t": "form", "lb": label, "x": button, "sid": send_tid, "ml": maxlength, "af": int(autofocus)}, tid)
         self.handlers[tid] = on
         self.handlers[send_tid] = on
 
@@ -167,13 +178,11 @@ class Draft:
         self._add(node, tid)
 
     def theme(self, label: str, tid: str = "theme", cls: str = "") -> None:
-        """The switch between the day's dark and light colours (kept in the browser; the browser alone draws
-        and follows it, nothing is sent)."""
+        """The switch of the day's dark and light colours: kept and followed in the browser, nothing is sent."""
         self._add({"t": "theme", "a": label, "c": cls}, tid)
 
     def dark(self, on: bool) -> None:
-        """The page's colours: dark (the night), or the phone's day colours (its switch, else its own setting).
-        Drawn by nothing; the browser switches Quasar's mode."""
+        """The page's colours: dark (the night), or the phone's day colours (its switch, else its own setting)."""
         self._add({"t": "dark", "on": 1 if on else 0})
 
     def chat_box(self, channels: dict[str, str], on: Callable[[Any], Any], tid: str, send_tid: str,

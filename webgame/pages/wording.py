@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from engine.options import OptionSpec
 from engine.roles import ROLE_TABLES, TEAM_NAMES, Role, Team
 from webgame.i18n import N_, Translator
 
@@ -40,6 +41,15 @@ RULE_SET_NAMES: dict[str, str] = {
     "uz": N_("Uzbek rules (4-30 players)"),
     "uk": N_("Ukrainian club rules (8-14 players)"),
 }
+
+# The start page's "How to play", in five lines (issue 16); the rules in full are docs/RULES.md.
+HOW_TO_PLAY: tuple[str, ...] = (
+    N_("Sit together, one phone each. One of you creates a room and shares its code or link."),
+    N_("Everyone joins with a name; the host sets the options and starts. Each phone gets a secret role."),
+    N_("Keep your screen covered. Tap Show to see your role and make your night move, unseen."),
+    N_("By day, talk, find the mafia and vote a player out. The dead no longer speak."),
+    N_("The town wins when the mafia is gone; the mafia wins when it is as many as the rest."),
+)
 
 WINNERS: dict[str, str] = {
     "town": N_("The town wins!"),
@@ -131,6 +141,33 @@ def role_description(_: Translator, rules: str, role: str) -> str:
         return _(ROLE_TABLES[rules][Role(role)].description)
     except (KeyError, ValueError):
         return ""
+
+
+def role_heading(_: Translator, rules: str, role: str) -> str:
+    """A role and its team, as the role help lists them: "Doctor (Town)"."""
+    try:
+        team = ROLE_TABLES[rules][Role(role)].team
+    except (KeyError, ValueError):
+        return role
+    return _("{role} ({team})").format(role=role_name(_, rules, role), team=team_name(_, str(team)))
+
+
+def option_value(_: Translator, spec: OptionSpec, value: object) -> str:
+    """An option's value as the lobby shows it (on/off, a number, seconds, a choice's words)."""
+    if isinstance(value, bool):
+        return _("on") if value else _("off")
+    if isinstance(value, int):
+        return _.seconds(value) if spec.timer else _.number(value)
+    return choice_label(_, str(value))
+
+
+def option_hint(_: Translator, spec: OptionSpec) -> str:
+    """What an option means, in one line, and its default (the lobby's explanation of every option)."""
+    value = option_value(_, spec, spec.default)
+    if spec.timer:
+        return _("How long this step lasts. Default: {value}.").format(value=value)
+    meaning = _(spec.help)
+    return meaning + " " + _("Default: {value}.").format(value=value)
 
 
 def team_name(_: Translator, team: str) -> str:

@@ -22,6 +22,7 @@
     visibility_off: stroke(eye, circle(12, 12, 3), "M3 3l18 18"),
     send: stroke("M4 20l17-8L4 4l2.5 8zM6.5 12H12"),
     stop: "M6 6h12v12H6z",
+    share: stroke(circle(18, 5, 2.5), circle(6, 12, 2.5), circle(18, 19, 2.5), "M8.2 10.9l7.6-4.3M8.2 13.1l7.6 4.3"),
     key: stroke(circle(8, 12, 4), "M12 12h9M18 12v3M21 12v2"),
     phonelink_setup: stroke("M7 3h8a1 1 0 0 1 1 1v16a1 1 0 0 1-1 1H7a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1z", "M10 18h2",
                             "M18 9l3 3-3 3M16 12h5"),
