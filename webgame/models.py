@@ -131,3 +131,19 @@ class ChatMessage(Model):
     class Meta:
         table = "chat_message"
         indexes = (("room_id", "channel"),)
+
+
+class RoomLease(Model):
+    """Which process runs a room now (a cluster of game processes on PostgreSQL: ``webgame.leases``).
+
+    ``epoch`` goes up at every change of owner: an action is written only by the owner of the epoch it
+    holds, so a process that was slow or cut off while another took the room over can no longer write."""
+
+    room_id = fields.IntField(primary_key=True, generated=False, description="The room (room.id)")
+    owner = fields.CharField(max_length=96, null=True, description="The process holding the room, null when free")
+    epoch = fields.IntField(default=0, description="Bumped at every change of owner")
+    expires_at = fields.FloatField(default=0.0, description="Database epoch seconds when the lease lapses")
+    wanted_by = fields.CharField(max_length=96, null=True, description="A process the proxy now sends the room to")
+
+    class Meta:
+        table = "room_lease"

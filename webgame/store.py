@@ -21,7 +21,8 @@ from tortoise.exceptions import IntegrityError
 from tortoise.expressions import F
 from tortoise.transactions import in_transaction
 
-from webgame import sqlite_log
+from webgame import leases, sqlite_log
+from webgame.leases import Fence
 from webgame.models import ActionRecord, ChatMessage, Game, Room, RoomStatus, Seat
 from webgame.records import (
     ActionIndexConflict,
@@ -310,10 +311,13 @@ async def latest_game(room_id: int) -> GameRecord | None:
     return game_record(game) if game is not None else None
 
 
-async def append_action(game_id: int, index: int, payload: Mapping[str, Any]) -> None:
+async def append_action(game_id: int, index: int, payload: Mapping[str, Any], *, lease: Fence | None = None) -> None:
     """Append one accepted action at ``index`` (0-based). Raises ActionIndexConflict unless ``index`` is
-    exactly the number of actions already stored; then nothing is written."""
-    sqlite = sqlite_log.client()
+    exactly the number of actions already stored; then nothing is written.
+
+    ``lease`` (a cluster, ``webgame.leases``): written only if the room's lease is still this one, else
+    ``LeaseLost`` and nothing is written."""
+    sqlite = sqlite_log.client() if lease is None else None
     if sqlite is not None:  # one trip to the database thread instead of four (webgame.sqlite_log)
         try:
             result = await sqlite_log.append(sqlite, game_id, index, payload)
@@ -326,6 +330,8 @@ async def append_action(game_id: int, index: int, payload: Mapping[str, Any]) ->
         if result is not None:
             raise ActionIndexConflict(game_id, index, result)
     async with in_transaction() as connection:
+        if lease is not None:
+            await leases.check(connection, game_id, lease)
         # Compare-and-set: on PostgreSQL a concurrent writer waits on the row and then matches nothing.
         claimed = await Game.filter(id=game_id, step=index).using_db(connection).update(step=index + 1)
         if not claimed:
