@@ -73,8 +73,9 @@ class Cluster:
             return False
         give_up, asked = time.monotonic() + leases.TTL_SECONDS + 3.0, False
         while True:
-            if await leases.acquire(record.id, self.owner) is not None:
-                self.codes[record.id] = record.code
+            lease = await leases.acquire(record.id, self.owner)
+            if lease is not None:
+                leases.HELD[record.id], self.codes[record.id] = lease, record.code
                 return True
             if time.monotonic() > give_up:
                 log.warning("room %s: its holder keeps it, not loaded here", record.code)

@@ -42,7 +42,7 @@ class Fence:
 
 
 HELD: dict[int, Fence] = {}
-"""The rooms this process holds (room id -> its lease), while clustering is on."""
+"""The rooms this process holds (room id -> its lease), while clustering is on (``webgame.cluster`` keeps it)."""
 ACTIVE = False
 """A cluster (``webgame.cluster``): a room's writes need its lease; off in a single process."""
 NOT_HELD = Fence("", -1)  # matches no lease row: the write of a room this process does not hold is refused
@@ -93,9 +93,7 @@ async def acquire(room_id: int, owner: str, ttl: float = TTL_SECONDS) -> Fence |
         "RETURNING epoch", [room_id, owner, ttl])
     if not rows:
         return None
-    taken = Fence(owner, int(rows[0]["epoch"]))
-    HELD[room_id] = taken
-    return taken
+    return Fence(owner, int(rows[0]["epoch"]))
 
 
 async def want(room_id: int, owner: str) -> None:
