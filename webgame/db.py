@@ -104,8 +104,32 @@ async def apply_migrations(config: dict[str, Any] | None = None) -> None:
     """
     config = config or tortoise_config()
     _ensure_sqlite_folder(config)
-    async with TortoiseContext():
+    async with _one_migrator(config), TortoiseContext():
         await migrate(config=config, progress=_log_progress)
+
+
+MIGRATION_LOCK = 0x6D616669  # PostgreSQL advisory lock key ("mafi"): one process of a cluster migrates at a time
+
+
+@asynccontextmanager
+async def _one_migrator(config: dict[str, Any]) -> AsyncIterator[None]:
+    """On PostgreSQL, hold an advisory lock while migrating: the processes of a cluster start together, and
+    two running one migration at once fail (the second adds a column that is already there)."""
+    connection = config["connections"]["default"]
+    if not isinstance(connection, dict) or "asyncpg" not in str(connection.get("engine")):
+        yield
+        return
+    import asyncpg
+
+    credentials = connection["credentials"]
+    lock = await asyncpg.connect(host=credentials.get("host"), port=credentials.get("port"),
+                                 user=credentials.get("user"), password=credentials.get("password") or None,
+                                 database=credentials.get("database"))
+    try:
+        await lock.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+        yield
+    finally:
+        await lock.close()  # the lock goes with the session
 
 
 @asynccontextmanager
