@@ -21,7 +21,17 @@ from pathlib import Path
 
 from bench.load import Server, free_port
 
-PG_BIN = Path(os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin"))
+
+def _pg_bin() -> Path:
+    """Debian keeps PostgreSQL's server programs in /usr/lib/postgresql/VERSION/bin (the newest wins)."""
+    if os.environ.get("PG_BIN"):
+        return Path(os.environ["PG_BIN"])
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda path: int(path.parts[-3])
+                   if path.parts[-3].isdigit() else 0)
+    return found[-1].parent if found else Path("/usr/lib/postgresql/15/bin")
+
+
+PG_BIN = _pg_bin()
 NGINX = os.environ.get("NGINX", shutil.which("nginx") or "/usr/sbin/nginx")
 
 
