@@ -1,0 +1,179 @@
+"""The load of ``bench.load`` through the cluster's proxy: nginx in front of N game processes on PostgreSQL.
+
+``python -m bench.cluster_load --rooms 80 --players 12 --processes 1,2``
+
+For each N: a fresh PostgreSQL database (one throwaway server, ``bench.services``), N game processes
+(``MAFIA_PROCESS=p1..pN``), nginx with the shipped configuration (``bench.services.nginx_config``); the same
+simulated phones as ``bench.load`` (``--workers`` load-generator processes) create, join and play every room
+through the proxy. Measured: tap to every screen p50/p95/p99; CPU of the game processes together, of nginx and
+of PostgreSQL, per action; then the failover: with one process, it is killed (SIGKILL) and started again (the
+reconnect storm of ``bench.load``, through the proxy); with more, the process holding the most rooms is killed
+and not restarted: the time until every phone of its rooms is seated again on another process, and one more
+action per room must reach every screen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.load import Workers, cpu_seconds, machine_busy, percentile
+from bench.services import Nginx, Postgres, game_process, start_all
+
+
+def _children(pid: int) -> list[int]:
+    """A process and every process whose parent it is (PostgreSQL's backends), now."""
+    found = [pid]
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(stat[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _cpu(pids: list[int]) -> float:
+    total = 0.0
+    for pid in pids:
+        try:
+            total += cpu_seconds(pid)
+        except OSError:
+            continue
+    return total
+
+
+def _owners(postgres: Postgres, database: str) -> dict[str, int]:
+    """Process name -> rooms whose lease it holds."""
+    rows = postgres.sql(database, "SELECT split_part(owner, ':', 1), count(*) FROM room_lease WHERE owner IS NOT "
+                                  "NULL GROUP BY 1")
+    return {name: int(count) for name, count in (line.split("\t") for line in rows.splitlines() if line)}
+
+
+def run_cluster(postgres: Postgres, processes: int, rooms: int, players: int, duration: float, think: float,
+                workers: int, folder: Path, log: Any) -> dict[str, Any]:
+    database = f"bench_{processes}_{int(time.time())}"
+    url = postgres.create_database(database)
+    data = folder / f"cluster-{processes}"
+    data.mkdir()
+    servers = {f"p{n}": game_process(f"p{n}", data, url) for n in range(1, processes + 1)}
+    nginx = Nginx(data / "nginx", {name: f"127.0.0.1:{server.port}" for name, server in servers.items()})
+    result: dict[str, Any] = {"kind": f"proxy, {processes} process{'es' if processes > 1 else ''}",
+                              "processes": processes, "rooms": rooms, "players": players, "phones": rooms * players}
+    start_all(list(servers.values()))
+    nginx.start()
+    pool = Workers(workers, "game", nginx.base, rooms, players, think)
+    try:
+        log(f"[{result['kind']}] {rooms} rooms x {players} phones: setting up")
+        setup = pool.ask("setup", max(4, 40 // workers))
+        result["setup_s"] = round(max(r["seconds"] for r in setup), 1)
+        result["setup_failed_rooms"] = sum(r["failed"] for r in setup)
+        result["rooms_per_process"] = _owners(postgres, database)
+        game_pids = [server.pid for server in servers.values()]
+        assert nginx.process is not None and postgres.process is not None
+        pg_pids = _children(postgres.process.pid) + [child for pid in _children(postgres.process.pid)
+                                                     for child in _children(pid)[1:]]
+        before = (_cpu(game_pids), _cpu([nginx.process.pid, *_children(nginx.process.pid)]), _cpu(pg_pids),
+                  pool.cpu(), machine_busy(), time.time())
+        log(f"[{result['kind']}] playing for {duration:.0f} s")
+        pool.ask("play")
+        time.sleep(duration)
+        stats_list = pool.ask("pause", timeout=120)
+        pg_pids = list(set(pg_pids) | set(_children(postgres.process.pid)))
+        after = (_cpu(game_pids), _cpu([nginx.process.pid, *_children(nginx.process.pid)]), _cpu(pg_pids),
+                 pool.cpu(), machine_busy(), time.time())
+        elapsed = after[5] - before[5]
+        all_ms = [ms for stats in stats_list for ms in stats["all_ms"]]
+        actions = sum(stats["actions"] for stats in stats_list)
+        result.update(
+            actions=actions, actions_per_s=round(actions / elapsed, 1), missed=sum(s["missed"] for s in stats_list),
+            refused=sum(s["refused"] for s in stats_list), errors=sum(s["errors"] for s in stats_list),
+            p50_ms=percentile(all_ms, 50), p95_ms=percentile(all_ms, 95), p99_ms=percentile(all_ms, 99),
+            game_cpu_pct=round(100 * (after[0] - before[0]) / elapsed, 1),
+            nginx_cpu_pct=round(100 * (after[1] - before[1]) / elapsed, 1),
+            postgres_cpu_pct=round(100 * (after[2] - before[2]) / elapsed, 1),
+            generator_cpu_pct=round(100 * (after[3] - before[3]) / elapsed, 1),
+            machine_cpu_pct=round(100 * (after[4][0] - before[4][0]) / max(1, after[4][1] - before[4][1]), 1),
+            server_cpu_ms_per_action=round(1000 * (after[0] - before[0]) / max(1, actions), 1),
+            all_cpu_ms_per_action=round(1000 * sum(after[i] - before[i] for i in range(3)) / max(1, actions), 1),
+        )
+        log(f"[{result['kind']}] p50 {result['p50_ms']} p95 {result['p95_ms']} ms, game CPU {result['game_cpu_pct']} %"
+            f", nginx {result['nginx_cpu_pct']} %, PostgreSQL {result['postgres_cpu_pct']} %, "
+            f"{result['actions_per_s']} actions/s")
+        time.sleep(2.0)
+        give_up = time.time() + 120
+        owners = result["rooms_per_process"]
+        victim = max(owners, key=lambda name: owners[name]) if owners else "p1"
+        if processes == 1:
+            pool.ask("arm", give_up)
+            log(f"[{result['kind']}] storm: killing and restarting {victim}")
+            servers[victim].kill()
+            killed = time.time()
+            servers[victim].start()
+        else:
+            pool.ask("failover", (give_up, 5.0))
+            log(f"[{result['kind']}] failover: killing {victim} ({owners.get(victim)} rooms)")
+            servers[victim].kill()
+            killed = time.time()
+        recovered = pool.ask("recovered", timeout=give_up - time.time() + 120)
+        times = [t for r in recovered for t in r["times"]]
+        result["failover_phones"] = len(times)
+        result["failover_s"] = round(max(times) - killed, 1) if times else None
+        result["failover_p50_s"] = round(statistics.median(times) - killed, 1) if times else None
+        result["failover_failed_rooms"] = sum(r["failed"] for r in recovered)
+        checked = pool.ask("check", timeout=300)
+        result["after_failover_ok_rooms"] = sum(r["ok"] for r in checked)
+        result["after_failover_failures"] = [f for r in checked for f in r["failures"]][:5]
+        log(f"[{result['kind']}] {victim} killed: {len(times)} phones re-seated in {result['failover_s']} s, "
+            f"{result['after_failover_ok_rooms']}/{rooms} rooms receive again")
+    finally:
+        pool.close()
+        for server in servers.values():
+            server.kill()
+        nginx.stop()
+    return result
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.cluster_load", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rooms", type=int, default=80)
+    parser.add_argument("--players", type=int, default=12)
+    parser.add_argument("--processes", default="1,2", help="comma-separated process counts, one run each")
+    parser.add_argument("--duration", type=float, default=60.0)
+    parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args(argv)
+    folder = Path(tempfile.mkdtemp(prefix="mafia-cluster-bench-"))
+    postgres = Postgres()
+    postgres.start()
+    results: list[dict[str, Any]] = []
+    try:
+        for count in [int(n) for n in args.processes.split(",") if n]:
+            results.append(run_cluster(postgres, count, args.rooms, args.players, args.duration, args.think,
+                                       args.workers, folder, lambda text: print(text, flush=True)))
+            if args.json:
+                args.json.write_text(json.dumps(results, indent=1))
+    finally:
+        postgres.stop()
+        if os.environ.get("BENCH_KEEP") != "1":
+            shutil.rmtree(folder, ignore_errors=True)
+    print(json.dumps(results, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    sys.exit(main(sys.argv[1:]))
