@@ -27,6 +27,7 @@ from webgame.records import StoreError
 
 TTL_SECONDS = 5.0
 RENEW_SECONDS = 1.0
+RENEW_BATCH = 500  # rooms renewed by one statement
 
 
 class LeaseLost(StoreError):
@@ -103,17 +104,27 @@ async def want(room_id: int, owner: str) -> None:
 
 
 async def renew(held: dict[int, Fence], ttl: float = TTL_SECONDS) -> tuple[set[int], set[int]]:
-    """Extend every lease still ours: (rooms lost, rooms another process asks for)."""
+    """Extend every lease still ours, a few hundred rooms per statement: (rooms lost, rooms another process
+    asks for). A room is lost when its row no longer names this owner with the epoch it holds."""
     lost: set[int] = set()
     wanted: set[int] = set()
-    for room_id, lease in list(held.items()):
-        rows = await _query("UPDATE room_lease SET expires_at = NOW() + ? "
-                            "WHERE room_id = ? AND owner = ? AND epoch = ? RETURNING wanted_by",
-                            [ttl, room_id, lease.owner, lease.epoch])
-        if not rows:
-            lost.add(room_id)
-        elif rows[0]["wanted_by"]:
-            wanted.add(room_id)
+    by_owner: dict[str, list[int]] = {}
+    for room_id, lease in held.items():
+        by_owner.setdefault(lease.owner, []).append(room_id)
+    for owner, room_ids in by_owner.items():
+        for start in range(0, len(room_ids), RENEW_BATCH):
+            batch = room_ids[start:start + RENEW_BATCH]
+            marks = ", ".join("?" for _ in batch)
+            rows = await _query("UPDATE room_lease SET expires_at = NOW() + ? "
+                                f"WHERE owner = ? AND room_id IN ({marks}) RETURNING room_id, epoch, wanted_by",
+                                [ttl, owner, *batch])
+            kept = {int(row["room_id"]): row for row in rows}
+            for room_id in batch:
+                row = kept.get(room_id)
+                if row is None or int(row["epoch"]) != held[room_id].epoch:
+                    lost.add(room_id)
+                elif row["wanted_by"]:
+                    wanted.add(room_id)
     return lost, wanted
 
 
