@@ -14,6 +14,7 @@ PostgreSQL ``DATABASE_URL`` to run as one. Then:
   holds is asked for (the proxy now sends it here: that process was thought dead, or was added): the holder
   hands it over at its next renewal, or its lease lapses. A process that loses a lease drops the room and
   closes its pages: their phones reconnect through the proxy and are seated again by their browser's token.
+- **Rate limits** are shared through PostgreSQL (``webgame.shared_limits``).
 - **Browser storage** (the seat tokens) is NiceGUI's files, shared by the processes of one machine
   (``MAFIA_DATA_DIR``); ``refresh_storage`` reads a browser's file again when another process changed it.
 """
@@ -34,7 +35,7 @@ from typing import Any
 from nicegui import Client, background_tasks
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from webgame import leases, store
+from webgame import leases, ratelimit, shared_limits, store
 from webgame.leases import Fence
 from webgame.rooms import Registry, Room
 
@@ -236,6 +237,7 @@ def install(app: Any, registry: Registry) -> Cluster | None:
     cluster = Cluster(registry, name)
     registry.claims = cluster
     leases.ACTIVE = True
+    ratelimit.SHARED = True  # the rate limits hold across the processes (webgame.shared_limits)
     if not getattr(app, "_mafia_routing", False):
         app.add_middleware(Routing, name=name)
         app._mafia_routing = True
@@ -247,3 +249,4 @@ def start(registry: Registry) -> None:
     """At startup: renew this process's leases for as long as it runs (nothing without a cluster)."""
     if isinstance(registry.claims, Cluster):
         background_tasks.create(registry.claims.run(), name="cluster leases")
+        background_tasks.create(shared_limits.run(), name="shared rate limits")

@@ -20,4 +20,16 @@ class Migration(migrations.Migration):
             options={'table': 'room_lease', 'app': 'models', 'pk_attr': 'room_id'},
             bases=['Model'],
         ),
+        ops.CreateModel(
+            name='RateBucket',
+            fields=[
+                ('id', fields.IntField(generated=True, primary_key=True, unique=True, db_index=True)),
+                ('limiter', fields.CharField(description='Which limit (ratelimit.Limiter.name)', max_length=32)),
+                ('key', fields.CharField(description='Whose: an address or browser key', max_length=128)),
+                ('tokens', fields.FloatField(description='Attempts left as of at')),
+                ('at', fields.FloatField(description='Database epoch seconds of the last change')),
+            ],
+            options={'table': 'rate_bucket', 'app': 'models', 'unique_together': (('limiter', 'key'),), 'pk_attr': 'id'},
+            bases=['Model'],
+        ),
     ]
