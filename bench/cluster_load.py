@@ -62,18 +62,21 @@ def _owners(postgres: Postgres, database: str) -> dict[str, int]:
 
 
 def run_cluster(postgres: Postgres, processes: int, rooms: int, players: int, duration: float, think: float,
-                workers: int, folder: Path, log: Any) -> dict[str, Any]:
+                workers: int, folder: Path, log: Any, direct: bool = False) -> dict[str, Any]:
+    """One run; ``direct``: one process on PostgreSQL without the proxy (what the proxy itself costs)."""
     database = f"bench_{processes}_{int(time.time())}"
     url = postgres.create_database(database)
     data = folder / f"cluster-{processes}"
     data.mkdir()
     servers = {f"p{n}": game_process(f"p{n}", data, url) for n in range(1, processes + 1)}
     nginx = Nginx(data / "nginx", {name: f"127.0.0.1:{server.port}" for name, server in servers.items()})
-    result: dict[str, Any] = {"kind": f"proxy, {processes} process{'es' if processes > 1 else ''}",
+    kind = "PostgreSQL, direct" if direct else f"proxy, {processes} process{'es' if processes > 1 else ''}"
+    result: dict[str, Any] = {"kind": kind,
                               "processes": processes, "rooms": rooms, "players": players, "phones": rooms * players}
     start_all(list(servers.values()))
     nginx.start()
-    pool = Workers(workers, "game", nginx.base, rooms, players, think)
+    base = next(iter(servers.values())).base if direct else nginx.base
+    pool = Workers(workers, "game", base, rooms, players, think)
     try:
         log(f"[{result['kind']}] {rooms} rooms x {players} phones: setting up")
         setup = pool.ask("setup", max(4, 40 // workers))
@@ -154,16 +157,19 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--duration", type=float, default=60.0)
     parser.add_argument("--think", type=float, default=1.0)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--direct", action="store_true", help="also one process on PostgreSQL without the proxy")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
     folder = Path(tempfile.mkdtemp(prefix="mafia-cluster-bench-"))
     postgres = Postgres()
     postgres.start()
     results: list[dict[str, Any]] = []
+    runs = [(1, True)] if args.direct else []
+    runs += [(int(n), False) for n in args.processes.split(",") if n]
     try:
-        for count in [int(n) for n in args.processes.split(",") if n]:
+        for count, direct in runs:
             results.append(run_cluster(postgres, count, args.rooms, args.players, args.duration, args.think,
-                                       args.workers, folder, lambda text: print(text, flush=True)))
+                                       args.workers, folder, lambda text: print(text, flush=True), direct))
             if args.json:
                 args.json.write_text(json.dumps(results, indent=1))
     finally:

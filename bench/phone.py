@@ -166,7 +166,8 @@ class Phone:
             response.raise_for_status()
             html = await response.text()
             self.page_bytes += int(response.headers.get("Content-Length", len(html)))
-        self.path = path
+            landed = response.url.path  # after redirects, like the browser's address bar
+        self.path = landed if response.history else path
         self.document_id = str(uuid.uuid4())
         self.elements, self.client_id, self.next_message_id = parse_page(html)
         prefix = _PREFIX.search(html)
@@ -271,7 +272,8 @@ class Phone:
             self.notifications.append(str(payload.get("message", "")))
             self._wake()
         elif name == "open":
-            self.navigate_to = str(payload.get("path", ""))
+            target = str(payload.get("path", ""))  # nicegui.js puts the page's prefix before an absolute path
+            self.navigate_to = self.prefix + target if target.startswith("/") else target
             self._wake()
 
     def _wake(self) -> None:
@@ -284,7 +286,10 @@ class Phone:
         while True:
             await asyncio.sleep(3.0)
             if self.ws is not None and self.connected and self.acked < self.next_message_id:
-                await self._send("ack", {"client_id": self.client_id, "next_message_id": self.next_message_id})
+                try:
+                    await self._send("ack", {"client_id": self.client_id, "next_message_id": self.next_message_id})
+                except (aiohttp.ClientError, ConnectionError):
+                    continue  # the socket is closing: the reader sees it, the phone reconnects and acks again
                 self.acked = self.next_message_id
 
     async def _send(self, name: str, data: dict[str, Any]) -> None:

@@ -44,7 +44,8 @@ log = logging.getLogger(__name__)
 PROCESS_ENV = "MAFIA_PROCESS"
 _NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 _PREFIXED = re.compile(r"^/(?:r/[A-Za-z0-9]{1,12}|p/[A-Za-z0-9_-]{1,32})(/_nicegui(?:_ws)?/.*)$")
-_ROOM_PAGE = re.compile(r"^/r/([A-Za-z0-9]{1,12})(/screen)?/?$")
+_ROOM_PAGE = re.compile(r"^/r/([A-Za-z0-9]{1,12})(/screen)?$")
+_UNDER_PREFIX = re.compile(r"^/(?:r/[A-Za-z0-9]{1,12}|p/[A-Za-z0-9_-]{1,32})(/.*)$")
 _CODE_PATH = re.compile(r"^/(r|qr)/([A-Za-z0-9]{1,12})(/.*)?$")
 
 
@@ -142,7 +143,10 @@ class Routing:
     """ASGI middleware: the prefixes the proxy routes by (see the module's docstring), and one spelling of a code.
 
     A code in a URL is sent to its process by its spelling; ``/r/k7qxm`` would hash elsewhere than ``/r/K7QXM``,
-    so a code that is not in capitals is redirected to them first."""
+    so a code that is not in capitals is redirected to them first. NiceGUI puts a page's prefix before every
+    link and navigation of the page too (``ui.link("/")`` on a room page is ``/r/CODE/``, ``ui.navigate.to(
+    "/r/CODE")`` on the start page ``/p/NAME/r/CODE``): such a URL is redirected to the path after the prefix,
+    which the proxy then sends where it belongs."""
 
     def __init__(self, app: ASGIApp, name: str) -> None:
         self.app, self.prefix = app, f"/p/{name}".encode()
@@ -163,6 +167,10 @@ class Routing:
                                 scope.get("query_string", b""))
                 return
             page = _ROOM_PAGE.match(path)
+            linked = _UNDER_PREFIX.match(path) if page is None else None
+            if linked is not None:
+                await _redirect(send, linked.group(1), scope.get("query_string", b""))
+                return
             prefix = f"/r/{page.group(1)}".encode() if page is not None else self.prefix
             headers = [(key, value) for key, value in scope.get("headers", []) if key != b"x-forwarded-prefix"]
             scope = {**scope, "headers": [*headers, (b"x-forwarded-prefix", prefix)]}

@@ -55,8 +55,17 @@ async def test_the_prefixes_are_taken_off_the_socket_and_the_assets() -> None:
     assert seen.scopes[0]["path"] == "/_nicegui_ws/socket.io/"
     seen, _ = await _ask("/p/p2/_nicegui/3.18.0/static/nicegui.js")
     assert seen.scopes[0]["path"] == "/_nicegui/3.18.0/static/nicegui.js"
-    seen, _ = await _ask("/r/K7QXM/anything-else")
-    assert seen.scopes[0]["path"] == "/r/K7QXM/anything-else"  # only NiceGUI's own paths are unwrapped
+
+
+async def test_a_link_or_navigation_under_a_prefix_goes_to_its_own_place() -> None:
+    """NiceGUI prefixes a page's links: the room page's "back to the start page" is /r/CODE/, the start page's
+    navigation to a room /p/NAME/r/CODE; each is sent to the path after the prefix (and the proxy sends that
+    where it belongs: the room's process, not the start page's)."""
+    for path, target in (("/r/K7QXM/", b"/"), ("/p/p1/r/ABCDE", b"/r/ABCDE"), ("/p/p1/", b"/"),
+                         ("/r/K7QXM/static/mafia.css", b"/static/mafia.css")):
+        seen, sent = await _ask(path)
+        assert not seen.scopes, path
+        assert (sent[0]["status"], dict(sent[0]["headers"])[b"location"]) == (307, target), path
 
 
 async def test_a_code_in_small_letters_is_sent_to_its_capitals_first() -> None:
