@@ -66,10 +66,22 @@ class Cluster:
         self.registry, self.name, self.renew_every = registry, name, renew_every
         self.owner = f"{name}:{os.getpid()}:{secrets.token_hex(4)}"  # one incarnation: a restart is a new owner
         self.codes: dict[int, str] = {}  # room id -> code, of the rooms held
+        self._claims: dict[str, asyncio.Future[bool]] = {}  # code -> the claim under way
 
     async def claim(self, code: str) -> bool:
         """Take the room's lease, waiting (at most a lease's life and a little) for its holder to hand it over
-        or its lease to lapse. False: no such room, or its holder keeps it."""
+        or its lease to lapse. False: no such room, or its holder keeps it.
+
+        One claim per room at a time: after a failover every phone of a room reloads at once, and a dozen
+        pollers per room would queue behind each other for the database's few connections."""
+        running = self._claims.get(code)
+        if running is None:
+            running = asyncio.ensure_future(self._claim(code))
+            self._claims[code] = running
+            running.add_done_callback(lambda _: self._claims.pop(code, None))
+        return await asyncio.shield(running)
+
+    async def _claim(self, code: str) -> bool:
         record = await store.get_room_by_code(code)
         if record is None:
             return False
