@@ -148,6 +148,38 @@ def run_cluster(postgres: Postgres, processes: int, rooms: int, players: int, du
     return result
 
 
+ROWS = [("phones", "phones"), ("rooms per process", "rooms_per_process"),
+        ("actions played per second", "actions_per_s"),
+        ("tap to every screen p50 (ms)", "p50_ms"), ("p95 (ms)", "p95_ms"), ("p99 (ms)", "p99_ms"),
+        ("game processes' CPU (% of one core)", "game_cpu_pct"), ("nginx CPU (%)", "nginx_cpu_pct"),
+        ("PostgreSQL CPU (%)", "postgres_cpu_pct"), ("game CPU per action (ms)", "server_cpu_ms_per_action"),
+        ("game + nginx + PostgreSQL CPU per action (ms)", "all_cpu_ms_per_action"),
+        ("killed: phones re-seated", "failover_phones"), ("... all of them within (s)", "failover_s"),
+        ("... the median phone (s)", "failover_p50_s"), ("rooms receiving again after it", "after_failover_ok_rooms"),
+        ("missed updates", "missed"), ("machine CPU (% of 2 cores)", "machine_cpu_pct")]
+DIRECT = {"p50_ms": "p50_ms", "p95_ms": "p95_ms", "p99_ms": "p99_ms", "actions_per_s": "actions_per_s",
+          "game_cpu_pct": "server_cpu_pct", "server_cpu_ms_per_action": "server_cpu_ms_per_action",
+          "failover_s": "storm_s", "failover_p50_s": "storm_p50_s", "failover_phones": "storm_reseated",
+          "after_failover_ok_rooms": "storm_check_ok_rooms", "missed": "missed", "phones": "phones",
+          "machine_cpu_pct": "machine_cpu_pct"}
+
+
+def table(results: list[dict[str, Any]], direct: dict[str, Any] | None = None) -> str:
+    """A markdown table: the runs side by side (``direct``: a ``bench.load`` game run, SQLite, no proxy)."""
+    columns = ([("SQLite, direct", {key: direct.get(source) for key, source in DIRECT.items()})] if direct else [])
+    columns += [(result["kind"], result) for result in results]
+    lines = ["| | " + " | ".join(title for title, _ in columns) + " |", "|---" * (len(columns) + 1) + "|"]
+    for title, key in ROWS:
+        cells = []
+        for _, result in columns:
+            value = result.get(key)
+            if isinstance(value, dict):
+                value = ", ".join(f"{name} {count}" for name, count in sorted(value.items()))
+            cells.append("" if value is None else str(value))
+        lines.append(f"| {title} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.cluster_load", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -159,7 +191,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--direct", action="store_true", help="also one process on PostgreSQL without the proxy")
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--table", nargs="+", type=Path, default=None,
+                        help="only print the table of these JSON files (this script's, then bench.load's)")
     args = parser.parse_args(argv)
+    if args.table:
+        loaded = [json.loads(path.read_text()) for path in args.table]
+        game = [run for run in (loaded[1] if len(loaded) > 1 else []) if run.get("kind") == "game"]
+        print(table(loaded[0], game[0] if game else None))
+        return 0
     folder = Path(tempfile.mkdtemp(prefix="mafia-cluster-bench-"))
     postgres = Postgres()
     postgres.start()
