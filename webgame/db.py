@@ -33,6 +33,7 @@ MODELS_MODULE = "webgame.models"
 MIGRATIONS_MODULE = "webgame.migrations"
 SQLITE_FILE_NAME = "mafia.sqlite3"
 SQLITE_ENGINE = "tortoise.backends.sqlite"
+POSTGRES_POOL = 10  # connections per process at most: 9 processes fit PostgreSQL's default max_connections (100)
 
 # Applied by Tortoise's SQLite client on connect (as `PRAGMA key=value`). The app holds one connection
 # behind a lock; busy_timeout covers a second process (e.g. `tortoise migrate`) touching the file.
@@ -62,6 +63,10 @@ def tortoise_config(url: str | None = None) -> dict[str, Any]:
     if connection["engine"] == SQLITE_ENGINE:
         for pragma, value in SQLITE_PRAGMAS.items():
             connection["credentials"].setdefault(pragma, value)
+    elif "asyncpg" in connection["engine"]:
+        # Every action is a transaction of a few round trips; with Tortoise's default pool of 5 connections, 80
+        # rooms on a busy machine queued for a connection (docs/PERFORMANCE.md, the cluster). ?maxsize= wins.
+        connection["credentials"].setdefault("maxsize", POSTGRES_POOL)
     return {
         "connections": {"default": connection},
         "apps": {
