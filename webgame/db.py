@@ -33,7 +33,7 @@ MODELS_MODULE = "webgame.models"
 MIGRATIONS_MODULE = "webgame.migrations"
 SQLITE_FILE_NAME = "mafia.sqlite3"
 SQLITE_ENGINE = "tortoise.backends.sqlite"
-POSTGRES_POOL = 10  # connections per process at most: 9 processes fit PostgreSQL's default max_connections (100)
+POSTGRES_POOL = 10  # connections per process at most: 8 processes fit PostgreSQL's default max_connections (100)
 
 # Applied by Tortoise's SQLite client on connect (as `PRAGMA key=value`). The app holds one connection
 # behind a lock; busy_timeout covers a second process (e.g. `tortoise migrate`) touching the file.
