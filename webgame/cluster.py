@@ -85,6 +85,8 @@ class Cluster:
         record = await store.get_room_by_code(code)
         if record is None:
             return False
+        if record.id in self.codes and record.id in leases.HELD:
+            return True  # held already (its room is being rebuilt for another page)
         give_up, asked = time.monotonic() + leases.TTL_SECONDS + 3.0, False
         while True:
             lease = await leases.acquire(record.id, self.owner)
@@ -111,6 +113,7 @@ class Cluster:
     async def renew(self) -> None:
         held = {room_id: lease for room_id in self.codes if (lease := leases.HELD.get(room_id)) is not None}
         lost, wanted = await leases.renew(held)
+        lost = {room_id for room_id in lost if leases.HELD.get(room_id) == held[room_id]}  # not re-taken meanwhile
         for room_id in lost:
             log.warning("room %s: lease lost, another process runs it now", self.codes.get(room_id))
             await self.drop(room_id, None)

@@ -85,10 +85,13 @@ async def _query(sql: str, values: list[Any], connection: BaseDBAsyncClient | No
 
 
 async def acquire(room_id: int, owner: str, ttl: float = TTL_SECONDS) -> Fence | None:
-    """Take the room if its lease is free or has lapsed (the epoch goes up); None while another holds it."""
+    """Take the room if its lease is free or has lapsed (the epoch goes up), or extend it if it is ours already
+    (the same epoch: a renewal running at the same moment must not see it as lost); None while another holds
+    it. An owner is one incarnation of a process: a restarted process is a new owner and gets a new epoch."""
     rows = await _query(
         "INSERT INTO room_lease (room_id, owner, epoch, expires_at, wanted_by) VALUES (?, ?, 1, NOW() + ?, NULL) "
-        "ON CONFLICT (room_id) DO UPDATE SET owner = excluded.owner, epoch = room_lease.epoch + 1, "
+        "ON CONFLICT (room_id) DO UPDATE SET owner = excluded.owner, "
+        "epoch = CASE WHEN room_lease.owner = excluded.owner THEN room_lease.epoch ELSE room_lease.epoch + 1 END, "
         "expires_at = excluded.expires_at, wanted_by = NULL "
         "WHERE room_lease.owner IS NULL OR room_lease.expires_at < NOW() OR room_lease.owner = excluded.owner "
         "RETURNING epoch", [room_id, owner, ttl])

@@ -29,6 +29,7 @@ async def test_one_owner_at_a_time_and_a_lapsed_lease_is_taken_over(pg: str) -> 
     room, game = await _game()
     first = await leases.acquire(room.id, "a", ttl=SHORT)
     assert first == Fence("a", 1)
+    assert await leases.acquire(room.id, "a", ttl=SHORT) == first  # ours already: the same epoch
     assert await leases.acquire(room.id, "b", ttl=SHORT) is None  # held: b waits
     await store.append_action(game.id, 0, {"n": 0}, lease=first)
 
