@@ -89,9 +89,13 @@ class Cluster:
             return True  # held already (its room is being rebuilt for another page)
         give_up, asked = time.monotonic() + leases.TTL_SECONDS + 3.0, False
         while True:
+            sent = time.monotonic()
             lease = await leases.acquire(record.id, self.owner)
             if lease is not None:
+                if not self.codes:  # the first room: the renewals' validity starts here
+                    leases.extend_validity(sent)
                 leases.HELD[record.id], self.codes[record.id] = lease, record.code
+                leases.DROPPED.discard(record.id)
                 return True
             if time.monotonic() > give_up:
                 log.warning("room %s: its holder keeps it, not loaded here", record.code)
@@ -112,7 +116,9 @@ class Cluster:
 
     async def renew(self) -> None:
         held = {room_id: lease for room_id in self.codes if (lease := leases.HELD.get(room_id)) is not None}
+        sent = time.monotonic()
         lost, wanted = await leases.renew(held)
+        leases.extend_validity(sent)  # the rooms not lost are ours for a lease's life from when we asked
         lost = {room_id for room_id in lost if leases.HELD.get(room_id) == held[room_id]}  # not re-taken meanwhile
         for room_id in lost:
             log.warning("room %s: lease lost, another process runs it now", self.codes.get(room_id))
@@ -125,6 +131,7 @@ class Cluster:
         """Stop running a room: out of the registry (under its lock: no action in flight), its lease released
         (``release``) or already lost, its pages closed so that their phones reconnect where it runs now."""
         code = self.codes.pop(room_id, None)
+        leases.DROPPED.add(room_id)  # its other writes are refused from now on (leases.guard)
         room = self.registry.rooms.get(code) if code is not None else None
         if room is not None:
             async with room.lock:

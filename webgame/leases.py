@@ -16,6 +16,7 @@ Off (``HELD`` unused) in a single process, where SQLite's one writer needs no le
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -55,11 +56,40 @@ class Claims(Protocol):
     async def claim(self, code: str) -> bool: ...
 
 
+DROPPED: set[int] = set()
+"""Rooms this process ran and gave up or lost (until it takes them again)."""
+VALID_UNTIL = 0.0
+"""Monotonic time until which this process's leases are surely still its own (its last renewal, or claim, plus
+a lease's life less a margin): past it, another process may have taken them (``webgame.cluster`` keeps it)."""
+MARGIN_SECONDS = 1.0
+
+
+def extend_validity(since: float, ttl: float = TTL_SECONDS) -> None:
+    """The leases were renewed (or taken) by a statement sent at monotonic time ``since``."""
+    global VALID_UNTIL
+    VALID_UNTIL = max(VALID_UNTIL, since + ttl - MARGIN_SECONDS)
+
+
 def fence(room_id: int | None) -> Fence | None:
-    """What a write of this room must find in its lease row (None: no cluster, nothing to check)."""
+    """What a write of this room must find in its lease row (None: no cluster, nothing to check). A lease this
+    process may have lost already (not renewed for a lease's life) matches no row: refused without asking."""
     if not ACTIVE or room_id is None:
         return None
+    if time.monotonic() > VALID_UNTIL:
+        return NOT_HELD
     return HELD.get(room_id, NOT_HELD)
+
+
+def guard(room_id: int) -> None:
+    """Before a room's other writes (lobby, seats, chat, a new game): refuse them in a process that has dropped
+    the room, or may have lost it (asleep past its lease). A room this process never ran passes: the start page
+    creates rooms (and seats their hosts) that another process will run. A local check, not a fence in the database:
+    it closes the window of a process woken up after a freeze, which writes before its next renewal drops the
+    room. (Only the actions are fenced in the database.)"""
+    if not ACTIVE:
+        return
+    if room_id in DROPPED or (room_id in HELD and time.monotonic() > VALID_UNTIL):
+        raise LeaseLost(f"room {room_id}: this process does not hold its lease")
 
 
 def _client(connection: BaseDBAsyncClient | None = None) -> BaseDBAsyncClient:

@@ -151,6 +151,7 @@ async def get_room_by_code(code: str) -> RoomRecord | None:
 
 
 async def set_room_status(room_id: int, status: RoomStatus) -> None:
+    leases.guard(room_id)
     updated = await Room.filter(id=room_id).update(status=status, version=F("version") + 1)
     if not updated:
         raise RoomNotFound(room_id)
@@ -171,6 +172,7 @@ async def update_room(
     max_players: int | None = _KEEP,
 ) -> RoomRecord:
     """Change the lobby's settings (only the arguments given; ``min_players=None`` clears the limit)."""
+    leases.guard(room_id)
     changes: dict[str, Any] = {"version": F("version") + 1}
     if rules is not None:
         changes["rules"] = rules
@@ -212,6 +214,7 @@ async def add_seat(
     bot_level: str = "simple",
 ) -> SeatRecord:
     """Seat a person. ``position`` defaults to one after the last seat still at the table."""
+    leases.guard(room_id)
     token_hash = hash_token(token)
     async with in_transaction() as connection:
         if not await Room.filter(id=room_id).using_db(connection).exists():
@@ -263,6 +266,7 @@ async def leave_seat(seat_id: int) -> None:
 
 async def set_seat_positions(room_id: int, positions: Mapping[int, int]) -> None:
     """Reorder the table: seat id -> new 0-based position, for seats of this room."""
+    leases.guard(room_id)
     async with in_transaction() as connection:
         for seat_id, position in positions.items():
             await Seat.filter(id=seat_id, room_id=room_id).using_db(connection).update(position=position)
@@ -281,6 +285,7 @@ async def start_game(
     options: Mapping[str, Any] | None = None,
 ) -> GameRecord:
     """Record a new game (numbered after the room's last one) and put the room in ``playing``."""
+    leases.guard(room_id)
     async with in_transaction() as connection:
         if not await Room.filter(id=room_id).using_db(connection).exists():
             raise RoomNotFound(room_id)
@@ -379,6 +384,7 @@ async def finish_game(game_id: int, *, winner: str | None, room_status: RoomStat
 async def append_chat(
     room_id: int, *, channel: str, seat_position: int, text: str, game_id: int | None = None
 ) -> ChatRecord:
+    leases.guard(room_id)
     message = await ChatMessage.create(
         room_id=room_id, game_id=game_id, channel=channel, seat_position=seat_position, text=text
     )

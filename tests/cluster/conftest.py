@@ -75,10 +75,16 @@ def isolated_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pyte
         monkeypatch.setenv("DATABASE_URL", f"sqlite://{data / 'mafia.sqlite3'}")
     rooms.registry.clear()
     leases.HELD.clear()
+    leases.DROPPED.clear()
     yield data
     rooms.registry.clear()
     leases.HELD.clear()
+    leases.DROPPED.clear()
     leases.ACTIVE = False
+    leases.VALID_UNTIL = 0.0
+    # The registry's lock binds to the event loop of the first test that waits on it: a fresh one, so that the
+    # same test run again later (tests/web after tests/cluster) does not meet a lock of a closed loop.
+    rooms.registry._loading = asyncio.Lock()  # noqa: SLF001
     rooms.registry.claims = None
     sys.modules.update(modules)
 

@@ -117,6 +117,26 @@ async def test_a_process_that_lost_its_room_stops_acting_and_drops_it(pg: str) -
 
     await cluster.renew()
     assert registry.get(room.code) is None and room.id not in leases.HELD
+    with pytest.raises(LeaseLost):  # a join or a chat line still on its way is refused too
+        await store.append_chat(room.id, channel="day", seat_position=1, text="late")
+
+
+async def test_a_process_asleep_past_its_lease_writes_nothing_before_it_has_looked(pg: str) -> None:
+    """Woken up after a freeze longer than its lease, a process refuses its rooms' writes at once, before its
+    next renewal has told it whether they are still its own."""
+    leases.ACTIVE = True
+    room, game = await _game()
+    cluster = Cluster(rooms.registry, "a")
+    assert await cluster.claim(room.code)
+    lease = leases.HELD[room.id]
+    await store.append_action(game.id, 0, {"n": 0}, lease=leases.fence(room.id))
+    leases.VALID_UNTIL = time.monotonic() - 0.1  # as if its renewals had stopped a lease's life ago
+    assert leases.fence(room.id) is leases.NOT_HELD
+    with pytest.raises(LeaseLost):
+        await store.append_chat(room.id, channel="day", seat_position=1, text="from the past")
+    await cluster.renew()  # nobody took it meanwhile: still ours, valid again
+    assert leases.fence(room.id) == lease
+    await store.append_chat(room.id, channel="day", seat_position=1, text="now")
 
 
 async def connection_expire(room_id: int) -> None:
