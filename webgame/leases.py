@@ -81,7 +81,7 @@ def fence(room_id: int | None) -> Fence | None:
 
 
 def guard(room_id: int) -> None:
-    """Before a room's other writes (lobby, seats, chat, a new game): refuse them in a process that has dropped
+    """Before a room's other writes (joins, settings, chat, a new game): refuse them in a process that has dropped
     the room, or may have lost it (asleep past its lease). A room this process never ran passes: the start page
     creates rooms (and seats their hosts) that another process will run. A local check, not a fence in the database:
     it closes the window of a process woken up after a freeze, which writes before its next renewal drops the

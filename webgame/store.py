@@ -22,7 +22,6 @@ from tortoise.expressions import F
 from tortoise.transactions import in_transaction
 
 from webgame import leases, sqlite_log
-from webgame.leases import Fence
 from webgame.models import ActionRecord, ChatMessage, Game, Room, RoomStatus, Seat
 from webgame.records import (
     ActionIndexConflict,
@@ -151,7 +150,6 @@ async def get_room_by_code(code: str) -> RoomRecord | None:
 
 
 async def set_room_status(room_id: int, status: RoomStatus) -> None:
-    leases.guard(room_id)
     updated = await Room.filter(id=room_id).update(status=status, version=F("version") + 1)
     if not updated:
         raise RoomNotFound(room_id)
@@ -266,7 +264,6 @@ async def leave_seat(seat_id: int) -> None:
 
 async def set_seat_positions(room_id: int, positions: Mapping[int, int]) -> None:
     """Reorder the table: seat id -> new 0-based position, for seats of this room."""
-    leases.guard(room_id)
     async with in_transaction() as connection:
         for seat_id, position in positions.items():
             await Seat.filter(id=seat_id, room_id=room_id).using_db(connection).update(position=position)
@@ -316,12 +313,11 @@ async def latest_game(room_id: int) -> GameRecord | None:
     return game_record(game) if game is not None else None
 
 
-async def append_action(game_id: int, index: int, payload: Mapping[str, Any], *, lease: Fence | None = None) -> None:
-    """Append one accepted action at ``index`` (0-based). Raises ActionIndexConflict unless ``index`` is
-    exactly the number of actions already stored; then nothing is written.
-
-    ``lease`` (a cluster, ``webgame.leases``): written only if the room's lease is still this one, else
-    ``LeaseLost`` and nothing is written."""
+async def append_action(game_id: int, index: int, payload: Mapping[str, Any], *, lease: leases.Fence | None = None
+                        ) -> None:
+    """Append one accepted action at ``index`` (0-based). Raises ActionIndexConflict unless ``index`` is exactly
+    the number of actions already stored (``LeaseLost`` unless the room's lease is still ``lease``, in a cluster:
+    ``webgame.leases``); then nothing is written."""
     sqlite = sqlite_log.client() if lease is None else None
     if sqlite is not None:  # one trip to the database thread instead of four (webgame.sqlite_log)
         try:

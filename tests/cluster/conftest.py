@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from tortoise.backends.base.executor import EXECUTOR_CACHE
 
 import webgame.app  # noqa: F401 - every webgame module loaded once (see tests/web/conftest.py)
 from bench.services import Postgres, nginx_available, postgres_available
@@ -76,7 +77,11 @@ def isolated_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pyte
     rooms.registry.clear()
     leases.HELD.clear()
     leases.DROPPED.clear()
+    # Tortoise keeps each model's INSERT per connection name, not per database: one written for SQLite (``?``)
+    # would be sent to PostgreSQL. Forgotten before and after each test here, where the two alternate.
+    EXECUTOR_CACHE.clear()
     yield data
+    EXECUTOR_CACHE.clear()
     rooms.registry.clear()
     leases.HELD.clear()
     leases.DROPPED.clear()
