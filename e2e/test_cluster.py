@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from bench.load import Server
 from bench.services import Nginx, Postgres, game_process, nginx_available, postgres_available, start_all
 from e2e.harness import Phone
 
@@ -29,18 +30,21 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Pos
         pytest.skip("PostgreSQL or nginx is not installed")
     folder: Path = tmp_path_factory.mktemp("cluster")
     postgres = Postgres()
-    postgres.start()
-    database = postgres.create_database("mafia")
-    processes = {name: game_process(name, folder, database) for name in ("p1", "p2")}
-    nginx = Nginx(folder / "nginx", {name: f"127.0.0.1:{server.port}" for name, server in processes.items()})
+    processes: dict[str, Server] = {}
+    nginx: Nginx | None = None
     try:
+        postgres.start()
+        database = postgres.create_database("mafia")
+        processes = {name: game_process(name, folder, database) for name in ("p1", "p2")}
+        nginx = Nginx(folder / "nginx", {name: f"127.0.0.1:{server.port}" for name, server in processes.items()})
         start_all(list(processes.values()))
         nginx.start()
         yield nginx.base, postgres
     finally:
         for server in processes.values():
             server.kill()
-        nginx.stop()
+        if nginx is not None:
+            nginx.stop()
         postgres.stop()
 
 

@@ -36,10 +36,10 @@ def postgres() -> Iterator[Postgres]:
     if not postgres_available():
         _missing("PostgreSQL (initdb, postgres)")
     server = Postgres()
-    server.start()
-    template = server.create_database("mafia_template")
-    asyncio.run(apply_migrations(tortoise_config(template)))  # migrated once: each test copies it
     try:
+        server.start()
+        template = server.create_database("mafia_template")
+        asyncio.run(apply_migrations(tortoise_config(template)))  # migrated once: each test copies it
         yield server
     finally:
         server.stop()
