@@ -206,9 +206,22 @@ async def _worker(conn: Connection, kind: str, base: str, indexes: list[int], pl
             give_up = float(argument)
             recovering = [asyncio.create_task(guarded(room.recover_all(give_up))) for room in rooms]
             reply = {"ok": True}
+        elif command == "failover":  # one process of a cluster killed: only its phones drop, and recover
+            give_up, grace = argument
+
+            async def dropped(room: Any, phone: Any, give_up: float = give_up, grace: float = grace) -> Any:
+                try:
+                    await asyncio.wait_for(phone.closed.wait(), timeout=grace)
+                except TimeoutError:
+                    return None  # its room lives on another process: nothing happened to it
+                return await room.recover(phone, give_up)
+
+            recovering = [asyncio.create_task(guarded(asyncio.gather(*(dropped(room, phone) for phone in room.phones))))
+                          for room in rooms]
+            reply = {"ok": True}
         elif command == "recovered":
             results = await asyncio.gather(*recovering)
-            times = [t for r in results if not isinstance(r, Exception) for t in r]
+            times = [t for r in results if not isinstance(r, Exception) for t in r if t is not None]
             failures = [repr(r) for r in results if isinstance(r, Exception)]
             seated = sum(1 for room in rooms for phone in room.phones if phone.connected and room.seated(phone))
             reply = {"times": times, "failed": len(failures), "failures": failures[:5], "seated": seated}

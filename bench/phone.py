@@ -50,6 +50,7 @@ except ImportError:  # pragma: no cover - orjson comes with NiceGUI
 _ELEMENTS = re.compile(r"parseElements\(String\.raw`(.*?)`\)", re.S)
 _CLIENT_ID = re.compile(r"'client_id': '([0-9a-f-]+)'")
 _NEXT_ID = re.compile(r"'next_message_id': (\d+)")
+_PREFIX = re.compile(r'prefix: "([^"]*)"')  # X-Forwarded-Prefix: a cluster's room pages (webgame.cluster)
 _UNESCAPE = (("&#36;", "$"), ("&#96;", "`"), ("&gt;", ">"), ("&lt;", "<"), ("&amp;", "&"))
 WS_PATH = "/_nicegui_ws/socket.io/"
 SCREEN_KEY = "#"  # ELEMENT#TID: a node of a screen part
@@ -115,6 +116,7 @@ class Phone:
         self.language = language
         self.session: aiohttp.ClientSession | None = None
         self.path = ""
+        self.prefix = ""  # the page's path prefix: its socket's path starts with it
         self.elements: dict[str, dict[str, Any]] = {}
         self.screens: dict[str, tuple[str, list[Node]]] = {}  # element id -> (model, its nodes): parsed lazily
         self.client_id = ""
@@ -164,9 +166,12 @@ class Phone:
             response.raise_for_status()
             html = await response.text()
             self.page_bytes += int(response.headers.get("Content-Length", len(html)))
-        self.path = path
+            landed = response.url.path  # after redirects, like the browser's address bar
+        self.path = landed if response.history else path
         self.document_id = str(uuid.uuid4())
         self.elements, self.client_id, self.next_message_id = parse_page(html)
+        prefix = _PREFIX.search(html)
+        self.prefix = prefix.group(1) if prefix else ""
         self.screens.clear()
         self.acked = -1
         self.navigate_to = None
@@ -186,7 +191,7 @@ class Phone:
         query = urlencode({"client_id": self.client_id, "next_message_id": self.next_message_id,
                            "implicit_handshake": "true", "document_id": self.document_id, "tab_id": self.tab_id,
                            "EIO": 4, "transport": "websocket"})
-        url = self.base.replace("http", "ws", 1) + WS_PATH + "?" + query
+        url = self.base.replace("http", "ws", 1) + self.prefix + WS_PATH + "?" + query
         ws = await self.session.ws_connect(url, autoping=True, max_msg_size=0, compress=0)  # autoping: pong uvicorn
         try:
             opening = await ws.receive(timeout=30)
@@ -267,7 +272,8 @@ class Phone:
             self.notifications.append(str(payload.get("message", "")))
             self._wake()
         elif name == "open":
-            self.navigate_to = str(payload.get("path", ""))
+            target = str(payload.get("path", ""))  # nicegui.js puts the page's prefix before an absolute path
+            self.navigate_to = self.prefix + target if target.startswith("/") else target
             self._wake()
 
     def _wake(self) -> None:
@@ -280,7 +286,10 @@ class Phone:
         while True:
             await asyncio.sleep(3.0)
             if self.ws is not None and self.connected and self.acked < self.next_message_id:
-                await self._send("ack", {"client_id": self.client_id, "next_message_id": self.next_message_id})
+                try:
+                    await self._send("ack", {"client_id": self.client_id, "next_message_id": self.next_message_id})
+                except (aiohttp.ClientError, ConnectionError):
+                    continue  # the socket is closing: the reader sees it, the phone reconnects and acks again
                 self.acked = self.next_message_id
 
     async def _send(self, name: str, data: dict[str, Any]) -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 from fastapi.responses import PlainTextResponse
 from nicegui import app, background_tasks, ui
 
-from webgame import app_manifest, framework, page_template, transport
+from webgame import app_manifest, cluster, framework, page_template, transport
 from webgame.clock import Clock
 from webgame.db import data_dir, register_database
 from webgame.identity import storage_secret
@@ -100,6 +100,7 @@ async def _start_rooms() -> None:
     if restored:
         log.info("restored %d rooms from the database", restored)
     background_tasks.create(Clock(registry).run(), name="game clock")
+    cluster.start(registry)  # a process of a cluster renews its rooms' leases (webgame.cluster)
     if _freeze_after_full in gc.callbacks:  # the server (``run``), not the tests
         background_tasks.create(full_collections(), name="full garbage collections")
 
@@ -117,6 +118,7 @@ def setup() -> None:
     home.register()
     room.register()
     results_screen.register()
+    cluster.install(app, registry)  # with MAFIA_PROCESS: one process of several behind a proxy (docs/SCALING.md)
     app.on_startup(_start_rooms)
     transport.uncompressed_socket()
     framework.install()  # NiceGUI's per-element signature checks, remembered (webgame.framework)

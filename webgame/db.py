@@ -33,6 +33,7 @@ MODELS_MODULE = "webgame.models"
 MIGRATIONS_MODULE = "webgame.migrations"
 SQLITE_FILE_NAME = "mafia.sqlite3"
 SQLITE_ENGINE = "tortoise.backends.sqlite"
+POSTGRES_POOL = 10  # connections per process at most: 8 processes fit PostgreSQL's default max_connections (100)
 
 # Applied by Tortoise's SQLite client on connect (as `PRAGMA key=value`). The app holds one connection
 # behind a lock; busy_timeout covers a second process (e.g. `tortoise migrate`) touching the file.
@@ -62,6 +63,10 @@ def tortoise_config(url: str | None = None) -> dict[str, Any]:
     if connection["engine"] == SQLITE_ENGINE:
         for pragma, value in SQLITE_PRAGMAS.items():
             connection["credentials"].setdefault(pragma, value)
+    elif "asyncpg" in connection["engine"]:
+        # Every action is a transaction of a few round trips; with Tortoise's default pool of 5 connections, 80
+        # rooms on a busy machine queued for a connection (docs/PERFORMANCE.md, the cluster). ?maxsize= wins.
+        connection["credentials"].setdefault("maxsize", POSTGRES_POOL)
     return {
         "connections": {"default": connection},
         "apps": {
@@ -104,8 +109,32 @@ async def apply_migrations(config: dict[str, Any] | None = None) -> None:
     """
     config = config or tortoise_config()
     _ensure_sqlite_folder(config)
-    async with TortoiseContext():
+    async with _one_migrator(config), TortoiseContext():
         await migrate(config=config, progress=_log_progress)
+
+
+MIGRATION_LOCK = 0x6D616669  # PostgreSQL advisory lock key ("mafi"): one process of a cluster migrates at a time
+
+
+@asynccontextmanager
+async def _one_migrator(config: dict[str, Any]) -> AsyncIterator[None]:
+    """On PostgreSQL, hold an advisory lock while migrating: the processes of a cluster start together, and
+    two running one migration at once fail (the second adds a column that is already there)."""
+    connection = config["connections"]["default"]
+    if not isinstance(connection, dict) or "asyncpg" not in str(connection.get("engine")):
+        yield
+        return
+    import asyncpg
+
+    credentials = connection["credentials"]
+    lock = await asyncpg.connect(host=credentials.get("host"), port=credentials.get("port"),
+                                 user=credentials.get("user"), password=credentials.get("password") or None,
+                                 database=credentials.get("database"))
+    try:
+        await lock.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+        yield
+    finally:
+        await lock.close()  # the lock goes with the session
 
 
 @asynccontextmanager

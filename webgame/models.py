@@ -137,3 +137,33 @@ class ChatMessage(Model):
     class Meta:
         table = "chat_message"
         indexes = (("room_id", "channel"),)
+
+
+# Which process runs a room now (a cluster of game processes on PostgreSQL: ``webgame.leases``). ``epoch`` goes
+# up at every change of owner: an action is written only by the owner of the epoch it holds, so a process that
+# was slow or cut off while another took the room over can no longer write. (No class docstring: Tortoise would
+# make it the table's comment, and the migration would have to carry it.)
+class RoomLease(Model):
+
+    room_id = fields.IntField(primary_key=True, generated=False, description="The room (room.id)")
+    owner = fields.CharField(max_length=96, null=True, description="The process holding the room, null when free")
+    epoch = fields.IntField(default=0, description="Bumped at every change of owner")
+    expires_at = fields.FloatField(default=0.0, description="Database epoch seconds when the lease lapses")
+    wanted_by = fields.CharField(max_length=96, null=True, description="A process the proxy now sends the room to")
+
+    class Meta:
+        table = "room_lease"
+
+
+# A rate limit's token bucket shared by the processes of a cluster (``webgame.shared_limits``).
+class RateBucket(Model):
+
+    id = fields.IntField(primary_key=True)
+    limiter = fields.CharField(max_length=32, description="Which limit (ratelimit.Limiter.name)")
+    key = fields.CharField(max_length=128, description="Whose: an address or browser key")
+    tokens = fields.FloatField(description="Attempts left as of at")
+    at = fields.FloatField(description="Database epoch seconds of the last change")
+
+    class Meta:
+        table = "rate_bucket"
+        unique_together = (("limiter", "key"),)

@@ -23,7 +23,10 @@ it without such a proxy: anyone could then pick his own address. The machine its
 the load generator, a local game) is not limited per address (per browser it is).
 
 Buckets live in memory, per process, like the rooms; a bucket that has refilled is forgotten, so the table
-stays small (and at most ``MAX_KEYS`` keys are kept: the oldest go first).
+stays small (and at most ``MAX_KEYS`` keys are kept: the oldest go first). In a cluster (``SHARED``) every
+process also adds its attempts to buckets in PostgreSQL every second and reads the others' back
+(``webgame.shared_limits``): a client who spreads his attempts over the processes gets the one limit, give or
+take what one second lets through.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from typing import Any
 from webgame.i18n import N_
 
 MAX_KEYS = 50_000
+SHARED = False  # a cluster: every attempt is also counted in PostgreSQL for all processes (webgame.shared_limits)
 UNLIMITED = frozenset({"127.0.0.1", "::1", "localhost"})
 TOO_MANY = N_("Too many attempts from your network. Please wait a minute and try again.")
 
@@ -59,6 +63,7 @@ class Limiter:
     per_minute: float
     now: Callable[[], float] = time.monotonic
     buckets: OrderedDict[str, Bucket] = field(default_factory=OrderedDict)
+    spent: dict[str, float] = field(default_factory=dict)  # a cluster: attempts not yet shared (shared_limits)
 
     def _bucket(self, key: str) -> Bucket:
         now = self.now()
@@ -84,6 +89,8 @@ class Limiter:
             return False
         bucket.tokens -= 1.0
         self._keep(key, bucket)
+        if SHARED:
+            self.spent[key] = self.spent.get(key, 0.0) + 1.0
         return True
 
     def wait_seconds(self, key: str) -> int:
@@ -110,6 +117,7 @@ class Limiter:
 
     def reset(self) -> None:
         self.buckets.clear()
+        self.spent.clear()
 
 
 CREATE = Limiter("create", burst=5, per_minute=2)  # per address

@@ -34,7 +34,7 @@ from engine.errors import StaleAction
 from engine.knowledge import Viewer
 from engine.options import OptionValue
 from engine.state import GameState
-from webgame import host_watch, room_codes, room_notices, seat_moves, store
+from webgame import host_watch, leases, room_codes, room_notices, seat_moves, store
 from webgame.chat import CHAT_BURST, CHAT_KEPT, CHAT_MAX_LENGTH, CHAT_WINDOW, Chat, ChatLine
 from webgame.delegation import Held
 from webgame.errors import Refusal, refusal_text
@@ -308,13 +308,14 @@ class Room:
 
 
 class Registry:
-    """Every room this process serves, by code. ``now`` is the one time source of rooms and clock
-    (tests replace it)."""
+    """Every room this process serves, by code. ``now``: the time of rooms and clock (tests replace it).
+    ``claims``: in a cluster, a room is loaded only once its lease is ours (``webgame.cluster``)."""
 
     def __init__(self, now: Callable[[], float] = time.time) -> None:
         self.rooms: dict[str, Room] = {}
         self.now = now
         self._loading = asyncio.Lock()
+        self.claims: leases.Claims | None = None
 
     def _now(self) -> float:
         return self.now()
@@ -326,7 +327,8 @@ class Registry:
         """A new room in the lobby, with its creator seated as the host."""
         record, seat = await open_lobby(token=token, name=name, rules=rules, language=language)
         room = Room(record, [seat], self._now)
-        self.rooms[room.code] = room
+        if self.claims is None:  # (a cluster: the process the proxy sends the code to loads it, ``find``)
+            self.rooms[room.code] = room
         return room
 
     def get(self, code: str) -> Room | None:
@@ -339,11 +341,10 @@ class Registry:
     async def _find(self, code: str) -> Room | None:
         """The room with this code: in memory, else rebuilt from the database (finished ones too)."""
         code = store.normalize_code(code)
-        if not code or len(code) > 12:
+        if not code or len(code) > 12 or code in self.rooms:
+            return self.rooms.get(code)
+        if self.claims is not None and not await self.claims.claim(code):  # a cluster: the lease, then the log
             return None
-        room = self.rooms.get(code)
-        if room is not None:
-            return room
         async with self._loading:
             room = self.rooms.get(code)
             if room is not None:
@@ -357,14 +358,11 @@ class Registry:
             return room
 
     async def restore_all(self) -> int:
-        """Startup: rebuild every room in the lobby or playing, by replaying its games' logs.
-
-        It runs while the server already answers (NiceGUI starts it as a background task), so a phone's page
-        may ask ``find`` for a room first: both rebuild under the same lock, and a room already rebuilt is
-        kept. Two copies of one room would split its phones: pages subscribed to the copy the registry lost
-        would get no update again, and their taps would play on a stale state."""
-        count = 0
-        for record in await store.list_active_rooms():
+        """Startup: rebuild every room in the lobby or playing from its log. The server already answers, so a page
+        may ``find`` a room first: both rebuild under one lock and keep a room already rebuilt (two copies would
+        split its phones: those on the lost copy would get no update again, and play on a stale state)."""
+        count = 0  # (a cluster restores none: a room comes back where the proxy sends its code, ``find``)
+        for record in await store.list_active_rooms() if self.claims is None else []:
             async with self._loading:
                 if record.code in self.rooms:
                     continue

@@ -21,7 +21,7 @@ from tortoise.exceptions import IntegrityError
 from tortoise.expressions import F
 from tortoise.transactions import in_transaction
 
-from webgame import sqlite_log
+from webgame import leases, sqlite_log
 from webgame.models import ActionRecord, ChatMessage, Game, Room, RoomStatus, Seat
 from webgame.records import (
     ActionIndexConflict,
@@ -172,6 +172,7 @@ async def update_room(
     moderator_takeover: bool | None = None,
 ) -> RoomRecord:
     """Change the lobby's settings (only the arguments given; ``min_players=None`` clears the limit)."""
+    leases.guard(room_id)
     changes: dict[str, Any] = {"version": F("version") + 1}
     if rules is not None:
         changes["rules"] = rules
@@ -217,6 +218,7 @@ async def add_seat(
     bot_level: str = "simple",
 ) -> SeatRecord:
     """Seat a person. ``position`` defaults to one after the last seat still at the table."""
+    leases.guard(room_id)
     token_hash = hash_token(token)
     async with in_transaction() as connection:
         if not await Room.filter(id=room_id).using_db(connection).exists():
@@ -286,6 +288,7 @@ async def start_game(
     options: Mapping[str, Any] | None = None,
 ) -> GameRecord:
     """Record a new game (numbered after the room's last one) and put the room in ``playing``."""
+    leases.guard(room_id)
     async with in_transaction() as connection:
         if not await Room.filter(id=room_id).using_db(connection).exists():
             raise RoomNotFound(room_id)
@@ -316,10 +319,12 @@ async def latest_game(room_id: int) -> GameRecord | None:
     return game_record(game) if game is not None else None
 
 
-async def append_action(game_id: int, index: int, payload: Mapping[str, Any]) -> None:
-    """Append one accepted action at ``index`` (0-based). Raises ActionIndexConflict unless ``index`` is
-    exactly the number of actions already stored; then nothing is written."""
-    sqlite = sqlite_log.client()
+async def append_action(game_id: int, index: int, payload: Mapping[str, Any], *, lease: leases.Fence | None = None
+                        ) -> None:
+    """Append one accepted action at ``index`` (0-based). Raises ActionIndexConflict unless ``index`` is exactly
+    the number of actions already stored (``LeaseLost`` unless the room's lease is still ``lease``, in a cluster:
+    ``webgame.leases``); then nothing is written."""
+    sqlite = sqlite_log.client() if lease is None else None
     if sqlite is not None:  # one trip to the database thread instead of four (webgame.sqlite_log)
         try:
             result = await sqlite_log.append(sqlite, game_id, index, payload)
@@ -332,6 +337,8 @@ async def append_action(game_id: int, index: int, payload: Mapping[str, Any]) ->
         if result is not None:
             raise ActionIndexConflict(game_id, index, result)
     async with in_transaction() as connection:
+        if lease is not None:
+            await leases.check(connection, game_id, lease)
         # Compare-and-set: on PostgreSQL a concurrent writer waits on the row and then matches nothing.
         claimed = await Game.filter(id=game_id, step=index).using_db(connection).update(step=index + 1)
         if not claimed:
@@ -379,6 +386,7 @@ async def finish_game(game_id: int, *, winner: str | None, room_status: RoomStat
 async def append_chat(
     room_id: int, *, channel: str, seat_position: int, text: str, game_id: int | None = None
 ) -> ChatRecord:
+    leases.guard(room_id)
     message = await ChatMessage.create(
         room_id=room_id, game_id=game_id, channel=channel, seat_position=seat_position, text=text
     )

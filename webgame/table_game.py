@@ -20,7 +20,7 @@ from engine.knowledge import MODERATOR, SPECTATOR, Viewer
 from engine.options import OptionValue
 from engine.state import GameState, Phase
 from engine.view import chat_channels, public_view, view
-from webgame import store
+from webgame import leases, store
 from webgame.chat import Chat
 from webgame.errors import Refusal
 from webgame.i18n import N_
@@ -228,11 +228,20 @@ class TableGame:
         before, index = state.step, len(state.log)
         apply(state, action)
         try:
-            await store.append_action(self.game_id, index, engine_actions.to_dict(action))
+            payload, lease = engine_actions.to_dict(action), leases.fence(self.room_id)
+            if lease is None:  # one process: no lease to check (webgame.leases)
+                await store.append_action(self.game_id, index, payload)
+            else:
+                await store.append_action(self.game_id, index, payload, lease=lease)
         except BaseException as error:
             # The database is the truth: take the game back as its log says (without this action, unless the
             # write did land before failing), so memory and database never disagree.
             without = _without_last(state)
+            if isinstance(error, leases.LeaseLost):  # another process runs the room now: it has the log
+                log.warning("room %s: not written, the room's lease is lost", self.code)
+                self.state, self._public = without, None
+                self.changed("state")
+                raise Refusal(N_("Something went wrong; please try again.")) from None
             logged = await self._as_logged(without) if isinstance(error, Exception) else without
             self.state, self._public = logged, None
             if len(logged.log) > index and not isinstance(error, store.ActionIndexConflict):
