@@ -1,6 +1,6 @@
 """Room codes as people type them: the look-alikes of the code alphabet, read both ways.
 
-A code is made of ``store.CODE_ALPHABET`` (no 0, O, 1 or I: said aloud or read off a screen they are easily
+A code is made of ``tokens.CODE_ALPHABET`` (no 0, O, 1 or I: said aloud or read off a screen they are easily
 confused). People still type them: a 0 or an O for the D or the Q they saw, a 1 or an I for an L (a lower-case
 l looks like both). A typed code then stands for each of its readings, and it finds a room only when exactly one
 of them is a room's (an exact match always wins: codes made before a change of the alphabet stay valid). The
@@ -13,7 +13,7 @@ import itertools
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from webgame.store import CODE_ALPHABET, normalize_code
+from webgame.tokens import CODE_ALPHABET, normalize_code
 
 T = TypeVar("T")
 

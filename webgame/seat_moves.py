@@ -10,7 +10,7 @@ watches, at once. The host role follows the seat.
 
 The rules that keep it from being a way to steal a seat:
 - a seat is never taken by its name: only with a code, asked for by the seat's owner or the host;
-- a code is ``MOVE_CODE_LENGTH`` letters of ``store.CODE_ALPHABET`` (40 bits), works once, for
+- a code is ``MOVE_CODE_LENGTH`` letters of ``tokens.CODE_ALPHABET`` (40 bits), works once, for
   ``MOVE_CODE_SECONDS``; a new code for the same seat voids the one before; a wrong one counts against the
   browser's and the address's wrong-code attempts (``ratelimit.WRONG_CODES``, counted by the page), so guessing
   is hopeless;
@@ -31,7 +31,7 @@ from tortoise.exceptions import IntegrityError
 from tortoise.expressions import F
 from tortoise.transactions import in_transaction
 
-from webgame import store
+from webgame import store, tokens
 from webgame.errors import Refusal
 from webgame.host_watch import Table
 from webgame.i18n import N_
@@ -57,7 +57,7 @@ class PendingMove:
 
 
 def new_move_code() -> str:
-    return "".join(secrets.choice(store.CODE_ALPHABET) for _ in range(MOVE_CODE_LENGTH))
+    return "".join(secrets.choice(tokens.CODE_ALPHABET) for _ in range(MOVE_CODE_LENGTH))
 
 
 def normalize(code: Any) -> str:

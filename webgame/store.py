@@ -10,8 +10,6 @@ game already has exactly ``n`` actions (0-based, no gaps, no duplicates), as one
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -38,6 +36,12 @@ from webgame.records import (
     game_record,
     room_record,
     seat_record,
+)
+from webgame.tokens import (
+    hash_token,
+    new_room_code,
+    new_seat_token,
+    normalize_code,
 )
 
 __all__ = [
@@ -78,32 +82,7 @@ __all__ = [
     "update_room",
 ]
 
-# Room codes are read aloud and typed on phones: no 0/O, 1/I. 32**5 is about 33 million codes.
-CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 5
 _CODE_ATTEMPTS = 20
-
-
-# ---------------------------------------------------------------- tokens and codes
-
-
-def new_seat_token() -> str:
-    """A fresh seat token (192 random bits, URL-safe). Give it to the browser; store only its hash."""
-    return secrets.token_urlsafe(24)
-
-
-def hash_token(token: str) -> str:
-    """SHA-256 hex of a seat token: what the database keeps instead of the token."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def new_room_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-
-
-def normalize_code(code: str) -> str:
-    """What people type (any case, stray spaces) to the stored form."""
-    return "".join(code.split()).upper()
 
 
 # ---------------------------------------------------------------- rooms

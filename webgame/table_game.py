@@ -228,11 +228,9 @@ class TableGame:
         before, index = state.step, len(state.log)
         apply(state, action)
         try:
-            payload, lease = engine_actions.to_dict(action), leases.fence(self.room_id)
-            if lease is None:  # one process: no lease to check (webgame.leases)
-                await store.append_action(self.game_id, index, payload)
-            else:
-                await store.append_action(self.game_id, index, payload, lease=lease)
+            lease = leases.fence(self.room_id)  # None in one process: no lease to check (webgame.leases)
+            await store.append_action(self.game_id, index, engine_actions.to_dict(action),
+                                      **({} if lease is None else {"lease": lease}))
         except BaseException as error:
             # The database is the truth: take the game back as its log says (without this action, unless the
             # write did land before failing), so memory and database never disagree.

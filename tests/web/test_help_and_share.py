@@ -13,7 +13,7 @@ from nicegui.testing import User
 
 from engine.options import OPTION_TABLES
 from engine.roles import ROLE_TABLES
-from webgame import room_codes, store
+from webgame import room_codes, store, tokens
 from webgame.i18n import LANGUAGES, translator
 from webgame.pages import wording
 from webgame.pages.screen import Screen
@@ -75,10 +75,10 @@ async def test_the_share_button_and_the_telegram_link_carry_the_room_link(create
 
 
 def test_the_code_alphabet_has_no_look_alikes() -> None:
-    assert not set("0O1I") & set(store.CODE_ALPHABET)
-    assert len(set(store.CODE_ALPHABET)) == len(store.CODE_ALPHABET) == 32
+    assert not set("0O1I") & set(tokens.CODE_ALPHABET)
+    assert len(set(tokens.CODE_ALPHABET)) == len(tokens.CODE_ALPHABET) == 32
     for _ in range(200):
-        assert set(store.new_room_code()) <= set(store.CODE_ALPHABET)
+        assert set(store.new_room_code()) <= set(tokens.CODE_ALPHABET)
 
 
 def test_a_code_typed_loosely_is_read_both_ways() -> None:

@@ -15,7 +15,7 @@ from tortoise import timezone
 from tortoise.context import TortoiseContext
 from tortoise.migrations.autodetector import MigrationAutodetector
 
-from webgame import sqlite_log, store
+from webgame import sqlite_log, store, tokens
 from webgame.db import apply_migrations, open_database, register_database, tortoise_config
 from webgame.models import ActionRecord, Room, RoomStatus, Seat
 
@@ -54,8 +54,8 @@ async def new_game(room: store.RoomRecord, players: int = 3) -> store.GameRecord
 async def test_create_room_then_find_it_by_code(db: Path) -> None:
     room = await store.create_room(rules="uz", language="uz", timers={"night": 20}, moderated=True)
 
-    assert len(room.code) == store.CODE_LENGTH
-    assert set(room.code) <= set(store.CODE_ALPHABET)
+    assert len(room.code) == tokens.CODE_LENGTH
+    assert set(room.code) <= set(tokens.CODE_ALPHABET)
     assert room.status is RoomStatus.LOBBY
     assert (room.rules, room.language, room.timers, room.moderated, room.version) == (
         "uz",
