@@ -33,7 +33,7 @@ def settings_summary(d: Draft, _: Translator, room: Room) -> None:
             for spec in OPTION_TABLES[room.rules]:  # each with what it means and its default
                 shown = wording.option_value(_, spec, options[spec.name])
                 d.label(_("{label}: {value}").format(label=_(spec.label), value=shown), "font-bold")
-                d.label(wording.option_hint(_, spec), "text-sm mafia-muted", "option-hint")
+                d.label(wording.option_hint(_, spec), "mafia-hint")
 
 
 def role_help(d: Draft, _: Translator, rules: str) -> None:
@@ -42,7 +42,7 @@ def role_help(d: Draft, _: Translator, rules: str) -> None:
     with d.column("w-full", "lobby-roles"), d.expansion(_("What each role does"), opened=False, cls="w-full"):
         for role, info in ROLE_TABLES[rules].items():
             d.label(wording.role_heading(_, rules, str(role)), "font-bold mt-2")
-            d.label(_(info.description), "text-sm", "lobby-role-help")
+            d.label(_(info.description), "text-sm")
 
 
 def role_preview(d: Draft, _: Translator, room: Room) -> None:
