@@ -1,5 +1,5 @@
-"""The load generator still runs (bench/load.py): one room of four phones plays for a few seconds against a
-real server. No timing is asserted; benchmarks are run by hand (docs/PERFORMANCE.md)."""
+"""The load generator still runs (bench/load.py): one room of phones and server bots plays for a few seconds
+against a real server. No timing is asserted; benchmarks are run by hand (docs/PERFORMANCE.md)."""
 
 from __future__ import annotations
 
@@ -11,20 +11,13 @@ from bench import hook as bench_hook
 from bench.load import run_one
 
 
-def test_one_room_of_four_phones_plays(tmp_path: Path) -> None:
-    result = run_one("game", rooms=1, players=4, duration=3.0, think=0.1, workers=1, storm=False, data=tmp_path,
-                     log=lambda _text: None)
-    assert result["setup_failed_rooms"] == 0, result["setup_failures"]
-    assert result["actions"] > 0 and result["p50_ms"] is not None
-    assert result["errors"] == 0 and result["missed"] == 0, result["error_text"]
-
-
 def test_a_room_of_phones_and_server_bots_plays(tmp_path: Path) -> None:
-    """Three phones and two of the server's bots: the bench taps for the phones only and waits for the bots."""
+    """One room of three phones and two of the server's bots plays for a few seconds: the bench taps for the
+    phones only (every tap measured on every affected screen) and waits for the bots."""
     result = run_one("game", rooms=1, players=3, duration=10.0, think=0.1, workers=1, storm=False, data=tmp_path,
                      log=lambda _text: None, bots=2)
     assert result["setup_failed_rooms"] == 0, result["setup_failures"]
-    assert result["actions"] > 0 and result["bot_actions"] > 0, result
+    assert result["actions"] > 0 and result["p50_ms"] is not None and result["bot_actions"] > 0, result
     assert result["errors"] == 0 and result["missed"] == 0, result["error_text"]
 
 
