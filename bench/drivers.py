@@ -259,14 +259,11 @@ class GameRoom(Room):
 
     async def bots_acted(self, timeout: float = 30.0) -> bool:
         """Wait until the server's log holds more than the bench's (a bot acted), then replay it again."""
-        state = self.state
-        assert state is not None
         deadline = time.perf_counter() + timeout
         while time.perf_counter() < deadline:
             await asyncio.sleep(1.0)
             self.stats.polls += 1
-            data = await self.host.get_json(f"/_bench/steps/{self.code}")
-            if data.get("actions", 0) > len(state.log) or data.get("game_id") != self.bot_counted[0]:
+            if await self.bots_moved_on():
                 await self.sync()
                 return True
         return False

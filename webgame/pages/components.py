@@ -134,12 +134,7 @@ def qr_path(code: str) -> str:
 def qr_image(request: Request, code: str) -> Response:
     """``/qr/CODE``: the QR code of a room, for a browser that has opened that room's page (its lobby has just
     asked for it): anything else gets 404 without a lookup, so the route tells nobody whether a code exists."""
-    typed = store.normalize_code(code)
-    room = registry.get(typed) if ratelimit.VISITS.has(browser_of(request), typed) else None
-    if room is None:
-        return Response(status_code=404)
-    return Response(qr_svg(room_url(request, room.code)), media_type="image/svg+xml",
-                    headers={"Cache-Control": "private, max-age=86400"})
+    return _room_qr(request, code, room_url)
 
 
 TV_QR_PATH = "/qr/{code}/tv"  # the QR code of the room's TV screen (the host's lobby: "Open the room on a TV")
@@ -147,11 +142,16 @@ TV_QR_PATH = "/qr/{code}/tv"  # the QR code of the room's TV screen (the host's 
 
 def tv_qr_image(request: Request, code: str) -> Response:
     """``/qr/CODE/tv``: the QR code of the room's TV link, with the same guard as ``qr_image``."""
+    return _room_qr(request, code, tv_url)
+
+
+def _room_qr(request: Request, code: str, link: Callable[[Request, str], str]) -> Response:
+    """The QR code of ``link(request, code)``, only for a browser that has opened that room (else 404)."""
     typed = store.normalize_code(code)
     room = registry.get(typed) if ratelimit.VISITS.has(browser_of(request), typed) else None
     if room is None:
         return Response(status_code=404)
-    return Response(qr_svg(tv_url(request, room.code)), media_type="image/svg+xml",
+    return Response(qr_svg(link(request, room.code)), media_type="image/svg+xml",
                     headers={"Cache-Control": "private, max-age=86400"})
 
 

@@ -3,7 +3,7 @@ from tortoise.migrations import operations as ops
 from tortoise import fields
 
 class Migration(migrations.Migration):
-    dependencies = [('models', '0003_seat_is_bot')]
+    dependencies = [('models', '0004_host_and_moves')]
 
     initial = False
 
