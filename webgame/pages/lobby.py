@@ -46,8 +46,14 @@ class LobbyView:
     # ------------------------------------------------------------ the parts
 
     def welcome(self, d: Draft) -> None:
-        """The first part: the room's code, its QR code and link; the join form for a phone without a seat."""
+        """The first part: the join form for a phone without a seat (first, its step), then the room's code, its QR
+        code, link and share buttons."""
         _, room = self.page.t, self.page.room
+        if room.seat_by_hash(self.page.token_hash) is None:  # first: a new phone's step is to join
+            with d.card("mafia-card"):
+                d.label(_("Join this game"), "text-lg font-bold")
+                d.form(_("Your name"), _("Join"), self.join, "join-name", "join")
+            moving.take_form(d, self.page)  # a seat of this room on another phone comes here with a code
         with d.card("mafia-card items-center"):
             components.theme_switch(d, _, "mafia-theme-corner")  # the day's colours (the room's header is full)
             d.label(_("Room code"), "mafia-muted")
@@ -61,11 +67,6 @@ class LobbyView:
         moving.notices(d, self.page)  # a seat moved to another phone, a new host
         if self.is_host:
             tv_card(self.page, d)
-        if room.seat_by_hash(self.page.token_hash) is None:
-            with d.card("mafia-card"):
-                d.label(_("Join this game"), "text-lg font-bold")
-                d.form(_("Your name"), _("Join"), self.join, "join-name", "join")
-            moving.take_form(d, self.page)  # a seat of this room on another phone comes here with a code
 
     def settings(self, d: Draft) -> None:
         """The third part: the host's inputs (NiceGUI elements in the part's slot: ``host_settings``), the
