@@ -34,7 +34,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator
 
 from bench.phone import Phone as SimPhone
-from e2e.harness import WAIT, Phone
+from e2e.harness import WAIT, Move, Phone, Table, play, shows
 from engine.options import OPTION_TABLES
 
 T = TypeVar("T")
@@ -366,3 +366,67 @@ def set_timers(host: Phone, rules: str, watch: Callable[[str], None], **seconds:
         host.field(f"option-{name}").press("Tab")
         spec = next(s for s in OPTION_TABLES[rules] if s.name == name)
         watch(t("{label}: {seconds}").format(label=t(spec.label), seconds=t.seconds(value)))
+
+
+# ---------------------------------------------------------------- a glance test's moves
+
+
+def reveal_held(phone: Phone, hold: bool = False) -> None:
+    """Tap Show; ``hold``: the screen stays revealed until covered by hand or by the test (``let_go``), however
+    slow the machine is between the reveal and the reading."""
+    if hold:
+        phone.page.evaluate("() => { window.mafiaRevealMs = 600000; }")
+    phone.tap("reveal", phone.tid("cover"))
+    wait_revealed(phone)
+
+
+def let_go(*phones: Phone) -> None:
+    """The product's own reveal delay again (after ``reveal_held(hold=True)``)."""
+    for phone in phones:
+        phone.page.evaluate("() => { delete window.mafiaRevealMs; }")
+
+
+def cover(*phones: Phone) -> None:
+    """Each phone's owner taps Hide (after reading what only he may see)."""
+    for phone in phones:
+        phone.tap("cover", phone.tid("reveal"))
+
+
+def vote_covered(phone: Phone, target: int) -> None:
+    """A vote (public) is made on the covered screen: a tap on the player, then Confirm."""
+    phone.pick("vote", target)
+    phone.tap("confirm", phone.tid("voted"))
+
+
+def confirm_all(plan: list[tuple[Phone, int]]) -> None:
+    """Each phone confirms its pick (its role's first act: a kill, a check, a heal, a suggestion...)."""
+    play([Move(phone, [f"target-{target}", "confirm"], phone.tid("night-done")) for phone, target in plan])
+
+
+def start_covered(table: Table, first_phase: str) -> None:
+    """The host taps Start (again, if a join redrew it under his finger; never the reveal, unlike
+    ``Phone.tap``): every phone shows the first phase, covered."""
+    host = table.host
+    for _attempt in range(5):
+        with contextlib.suppress(PlaywrightError):
+            host.tid("start").first.click(timeout=3000)
+        try:
+            shows(host.tid("phase"), 6000)
+            break
+        except AssertionError:
+            continue
+    for phone in table.phones:
+        phone.loaded_in_game = False
+    table.expect_phase(first_phase, 1, check=False)
+
+
+def dead_seats(table: Table) -> set[int]:
+    """The seats whose own screen says they are dead (the dead are public: each one's screen says so)."""
+    dead = set()
+    for phone in table.players:
+        t = phone.t
+        lines = (t("You are dead: you watch, and talk only with the dead."),
+                 t("You are dead. You watch the night in silence."))
+        if any(phone.page.get_by_text(line, exact=True).count() for line in lines):
+            dead.add(phone.seat)
+    return dead

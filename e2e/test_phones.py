@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -24,7 +23,9 @@ import pytest
 pytestmark = pytest.mark.e2e
 
 playwright_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+from e2e.harness import CHROMIUM  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 ROLE_NAMES = ("Doctor", "Commissar Cattani")
 
@@ -44,18 +45,19 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                NICEGUI_STORAGE_PATH=str(data / "nicegui"))
     env.pop("DATABASE_URL", None)
     process = subprocess.Popen([sys.executable, "-m", "webgame"], cwd=ROOT, env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                               stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(150):
+        deadline = time.monotonic() + 90  # a loaded machine (two test workers, a browser each) starts slowly
+        while True:
             try:
                 with urllib.request.urlopen(base + "/healthz", timeout=1) as response:
                     if response.read() == b"ok":
                         break
             except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise RuntimeError("the server did not start") from None
                 time.sleep(0.1)
-        else:
-            raise RuntimeError("the server did not start")
         yield base
     finally:
         process.terminate()
