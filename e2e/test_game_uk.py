@@ -1,4 +1,5 @@
-"""The uk club game in real browsers: 12 phones and the host as moderator (he runs the game and gives fouls).
+"""The uk club game in real browsers: 12 phones (in Ukrainian) and the host as moderator (in English: he runs the
+game and gives fouls). At several moments a glance at any covered phone tells nothing (``e2e.glance``, issue 20).
 Day 1: speeches with nominations, fouls, a tied vote, the defence again, the re-vote tied again, the vote on
 eliminating both; night 1: the commissar leaves his note and is killed, the note is read out; day 2: a single
 nominee goes without a vote, and the red team wins. Roles are never shown before the end (uk), so after
@@ -11,6 +12,16 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import expect
 
+from e2e.glance import (
+    confirm_all,
+    hide_page,
+    let_go,
+    reveal_held,
+    same_glances,
+    signature,
+    start_covered,
+    vote_covered,
+)
 from e2e.harness import Phone, Server, Table, exactly
 
 pytestmark = pytest.mark.e2e
@@ -21,12 +32,15 @@ NAMES = ["Остап", "Мирослава", "Тарас", "Olena", "Богда�
 
 def test_twelve_players_with_a_moderator(server: Server, phones: Callable[..., Phone]) -> None:
     table = Table(server.base, "uk")
-    table.open_room(phones("Ведучий", "uk"), moderated=True)
-    table.join(*(phones(name, "en" if index % 4 == 3 else "uk") for index, name in enumerate(NAMES)))
-    table.set_timers(speech_seconds=180, defence_seconds=180, last_words_seconds=180, vote_seconds=180,
-                     night_seconds=180)
-    table.start("speeches")
+    table.open_room(phones("Ведучий", "en"), moderated=True)
+    table.join(*(phones(name, "uk") for name in NAMES))
+    table.set_timers(speech_seconds=600, defence_seconds=600, last_words_seconds=600, vote_seconds=600,
+                     night_seconds=600)
+    start_covered(table, "speeches")
+    listening = [p for p in table.players if p.seat != 1]  # the first speaker's screen says it is his turn
+    same_glances(listening, "day 1, speeches, before anyone revealed")
     table.read_roles()
+    covered = same_glances(listening, "day 1, speeches")[0]
     moderator = table.moderator
     assert moderator is not None
     assert moderator.page.get_by_text(moderator.t("You are the moderator: you see every role.")).is_visible()
@@ -37,6 +51,17 @@ def test_twelve_players_with_a_moderator(server: Server, phones: Callable[..., P
     assert len(civilians) == 5
     assert set(don.known) == {first_mafia.seat, second_mafia.seat, courtesan.seat}
     assert not commissar.known and not maniac.known
+
+    # Revealed, the don's screen and the commissar's differ from the covered one and from each other; covered
+    # again by the page's own veil and by hiding the page, alike again.
+    reveal_held(don, hold=True)
+    reveal_held(commissar, hold=True)
+    shows_don, shows_commissar = signature(don), signature(commissar)
+    assert shows_don != covered and shows_commissar != covered and shows_don != shows_commissar
+    don.page.evaluate("() => window.mafiaVeil.cover()")
+    hide_page(commissar)
+    let_go(don, commissar)
+    same_glances(listening, "day 1, speeches, covered again", wait=3000)
 
     # Day 1: the first two speakers who can nominate the two plain mafia do; the moderator fouls a civilian.
     order = list(range(1, 13))
@@ -55,14 +80,22 @@ def test_twelve_players_with_a_moderator(server: Server, phones: Callable[..., P
     for phone in table.players:
         expect(phone.page.get_by_text(phone.t("fouls: {count}").format(count=phone.t.number(1.5)),
                                       exact=True)).to_be_visible()
-    for phone in table.players:  # uk writes a decimal comma, en a point (the fouled seat's phone may be either)
+    for phone in table.phones:  # uk writes a decimal comma, en (the moderator) a point
         assert ("1,5" if phone.language == "uk" else "1.5") in phone.page.content(), phone
     table.expect_phase("defence", 1)
     in_nomination_order = [nominations[seat] for seat in sorted(nominations)]
     assert table.speeches("defence", 1) == in_nomination_order
     table.expect_phase("vote", 1)
+    # The vote: alike before anyone votes; then those who voted alike, those who did not alike.
+    same_glances(table.players, "day 1, vote")
     tie = tied_votes(table, first_mafia.seat, second_mafia.seat)
+    voters = [don, doctor, maniac]
+    for phone in voters:
+        vote_covered(phone, tie.pop(phone.seat))
+    same_glances(voters, "day 1, vote: those who voted")
+    same_glances([p for p in table.players if p not in voters], "day 1, vote: those who did not")
     table.vote(1, tie)
+    tie = tied_votes(table, first_mafia.seat, second_mafia.seat)
     table.expect_phase("defence", 1)
     for phone in table.players:
         t = phone.t
@@ -84,15 +117,21 @@ def test_twelve_players_with_a_moderator(server: Server, phones: Callable[..., P
 
     # Night 1: the don kills the commissar, who checks the don and leaves a note; the maniac kills the courtesan.
     table.expect_phase("night", 1)
-    table.night(1, {don.seat: ("kill", commissar.seat), commissar.seat: ("check", don.seat),
-                    doctor.seat: ("heal", doctor.seat), courtesan.seat: ("freeze", civilians[1].seat),
-                    maniac.seat: ("kill", courtesan.seat)}, notes=[commissar.seat])
+    same_glances(table.living, "night 1, start")
+    # Half-way (four have confirmed), every covered screen is still alike.
+    confirm_all([(don, commissar.seat), (doctor, doctor.seat), (courtesan, civilians[1].seat),
+                 (maniac, courtesan.seat)])
+    same_glances(table.living, "night 1, four have confirmed")
+    table.night(1, {commissar.seat: ("check", don.seat)}, notes=[commissar.seat],
+                acted=(don.seat, doctor.seat, courtesan.seat, maniac.seat))
     table.died(commissar.seat, courtesan.seat)
     table.expect_phase("last_words", 2)
     for phone in table.players:
         t = phone.t
         note = t("The commissar's note is read out: {target} is black.").format(target=table.label(t, don.seat))
         expect(phone.tid("news").filter(has_text=exactly(note))).to_be_visible()
+    speaker = table.speaker(moderator, "last_words")  # the living but the speaker (public) alike, covered
+    same_glances([p for p in table.living if p.seat != speaker], "day 2, last words")
     table.speeches("last_words", 2)
 
     # Day 2: a single nominee (the don) is eliminated without a vote: every black player is out.

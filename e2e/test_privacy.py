@@ -1,10 +1,10 @@
 """Issue 20, "Private at the table: a glance at any phone gives nothing away", in real browsers.
 
-- A glance tells nothing: at several moments of a uk game of 12 with a moderator (and of the uz game of 14
-  where every acting role is dealt: ``e2e/test_game_uz.py`` makes the same checks in its game), the covered
-  screen of every seated phone (all in one language) is read inside its viewport (``e2e.glance.signature``:
-  text, boxes, enabled state, colours of every element drawn there) and must be the same for every role; a
-  revealed screen must differ, and be the same again once covered (``mafiaVeil.cover()``, the page hidden).
+- A glance tells nothing: checked at several moments of the games of ``e2e/test_game_uz.py`` (14 phones, every
+  acting role dealt) and ``e2e/test_game_uk.py`` (12 and a moderator), with ``e2e.glance``: the covered screen of
+  every seated phone (all in one language) read inside its viewport (text, boxes, enabled state, colours of
+  every element drawn there) must be the same for every role; a revealed screen must differ, and be the same
+  again once covered (``mafiaVeil.cover()``, the page hidden).
 - The step's button is in the first screen: at 360x640, for tables of 4, 12 and 30 (the other seats filled by
   simulated phones, ``e2e.glance.Crowd``), in the five languages spread over the tables.
 - The screen covers itself: after ``mafiaRevealMs`` without a touch, when the page is hidden, when the phone
@@ -21,27 +21,17 @@ from playwright.sync_api import ViewportSize, expect
 
 from e2e.glance import (
     Crowd,
-    confirm_all,
-    dead_seats,
     end_step,
     first_screen_problem,
     hide_page,
     in_first_screen,
-    let_go,
-    same_glances,
     set_timers,
-    signature,
-    start_covered,
-    vote_covered,
     wait_covered,
 )
 from e2e.glance import reveal_held as reveal
 from e2e.harness import Phone, Server, Table, exactly
 
 pytestmark = pytest.mark.e2e
-
-NAMES_UK = ["Остап", "Мирослава", "Тарас", "Олена", "Богдан", "Ірина", "Андрій", "Соломія", "Назар", "Дарина",
-            "Павло", "Леся"]
 
 
 def first_enabled(phone: Phone, grid: str) -> int:
@@ -51,112 +41,7 @@ def first_enabled(phone: Phone, grid: str) -> int:
     return int(str(button.get_attribute("data-testid")).rsplit("-", 1)[1])
 
 
-
-
-
-
-
-
-def at_default(phone: Phone) -> Phone:
-    """A phone whose screen covers itself after the product's own delay (10 s without a touch), not the
-    minute ``e2e.harness`` gives the game tests: a phone revealed by the harness's retry of a slow tap covers
-    itself before it is read."""
-    phone.context.add_init_script("delete window.mafiaRevealMs;")
-    return phone
-
-
-
-
-def read_roles(table: Table) -> None:
-    """Each player reads his own role card (revealed, then covered again by his own tap)."""
-    for phone in table.players:
-        table.roles[phone.seat] = phone.read_role(table)
-
-
-
-
-
-
-# ---------------------------------------------------------------- 1. a glance tells nothing
-
-
-def test_a_glance_tells_nothing_uk(server: Server, phones: Callable[..., Phone]) -> None:
-    table = Table(server.base, "uk")
-    table.open_room(at_default(phones("Ведучий", "uk")), moderated=True)
-    table.join(*(at_default(phones(name, "uk")) for name in NAMES_UK))
-    table.set_timers(speech_seconds=600, defence_seconds=600, last_words_seconds=600, vote_seconds=600,
-                     night_seconds=600)
-    start_covered(table, "speeches")
-    moderator = table.moderator
-    assert moderator is not None
-
-    # Day 1, the first speech: everyone but the speaker (public) alike.
-    same_glances(table.players[1:], "day 1, speeches, before anyone revealed")
-    read_roles(table)
-    don, doctor, commissar = table.one("don"), table.one("doctor"), table.one("commissar")
-    courtesan, maniac = table.one("courtesan"), table.one("maniac")
-    civilians = table.by_role("civilian")
-    listening = [p for p in table.players if p.seat != 1]
-    covered = same_glances(listening, "day 1, speeches")[0]
-    reveal(don, hold=True)
-    reveal(commissar, hold=True)
-    shows_don, shows_commissar = signature(don), signature(commissar)
-    assert shows_don != covered and shows_commissar != covered and shows_don != shows_commissar
-    don.page.evaluate("() => window.mafiaVeil.cover()")
-    hide_page(commissar)
-    let_go(don, commissar)
-    same_glances(listening, "day 1, speeches, covered again", wait=3000)
-
-    # Two nominations by the first two speakers (of two civilians), then the moderator ends the speeches.
-    nominees = [p.seat for p in civilians if p.seat > 2][:2]
-    for speaker, nominee in zip((1, 2), nominees, strict=True):
-        phone = table.seat(speaker)
-        phone.pick("nominate", nominee)
-        phone.tap("confirm", phone.tid("nominees").filter(has_text=table.label(phone.t, nominee)))
-        end_step(moderator)
-    for _ in range(20):
-        if moderator.tid("phase").filter(has_text=exactly(table.title(moderator.t, "vote", 1))).count():
-            break
-        end_step(moderator)
-    table.expect_phase("vote", 1, check=False)
-    same_glances(table.players, "day 1, vote")
-    voters = [don, doctor, maniac]
-    for phone in voters:
-        vote_covered(phone, nominees[0])
-    same_glances(voters, "day 1, vote: those who voted")
-    same_glances([p for p in table.players if p not in voters], "day 1, vote: those who did not")
-
-    # The vote ends (the missing votes go to the last nominee); last words, then night 1.
-    night = table.title(moderator.t, "night", 1)
-    for _ in range(10):
-        if moderator.tid("phase").filter(has_text=exactly(night)).count():
-            break
-        end_step(moderator)
-    table.expect_phase("night", 1, check=False)
-    table.died(*dead_seats(table))
-    assert table.dead, "nobody was eliminated on day 1"
-    same_glances(table.living, "night 1, start")
-
-    # Mid-night: the don, the doctor, the commissar, the courtesan and the maniac have confirmed.
-    town = [p for p in civilians if p.seat not in table.dead]
-    plan = ((don, town[0].seat), (doctor, doctor.seat), (commissar, don.seat), (courtesan, town[1].seat),
-            (maniac, town[2].seat))
-    confirm_all([(phone, target) for phone, target in plan if phone.seat not in table.dead])
-    same_glances(table.living, "night 1, some have confirmed")
-
-    # Day 2: the last words of the night's dead (or, if nobody died, the speeches); the living but the
-    # speaker (public) alike, covered.
-    end_step(moderator)
-    last_words = table.title(moderator.t, "last_words", 2)
-    phase = "last_words" if moderator.tid("phase").filter(has_text=exactly(last_words)).count() else "speeches"
-    table.expect_phase(phase, 2, check=False)
-    table.died(*dead_seats(table))
-    speaker = table.speaker(moderator, phase)
-    same_glances([p for p in table.living if p.seat != speaker], f"day 2, {phase}")
-    print("\n".join(table.log))
-
-
-# ---------------------------------------------------------------- 2. the step's button in the first screen
+# ---------------------------------------------------------------- 1. the step's button in the first screen
 
 SMALL: ViewportSize = {"width": 360, "height": 640}
 TABLES = {  # size: (rules, the browser phones' languages: the host (or moderator) first)
@@ -273,7 +158,7 @@ def first_screen_uk(table: Table, problems: list[str]) -> None:
     night_confirm(table, table.players)
 
 
-# ---------------------------------------------------------------- 3. the screen covers itself
+# ---------------------------------------------------------------- 2. the screen covers itself
 
 
 def test_the_screen_covers_itself(server: Server, phones: Callable[..., Phone]) -> None:
