@@ -7,11 +7,15 @@ the cluster tests run); the game image serves on the port nginx expects."""
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import pytest
 import yaml
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -34,6 +38,19 @@ def upstream(name: str) -> list[str]:
     block = re.search(r"upstream " + re.escape(name) + r" \{(.*?)\}", NGINX, flags=re.S)
     assert block is not None, f"deploy/nginx.conf has no upstream {name}"
     return re.findall(r"^\s*server (\S+?)(?:;|\s)", block.group(1), flags=re.M)
+
+
+def test_docker_compose_reads_the_file() -> None:
+    """Compose's own reading of the file (its schema, the ``<<`` merges, the variables): Debian's docker-compose
+    (``config`` needs no Docker engine; ``scripts/test`` installs it with the cluster tools)."""
+    program = shutil.which("docker-compose")
+    if program is None:
+        if os.environ.get("MAFIA_REQUIRE_CLUSTER") == "1":
+            pytest.fail("docker-compose is needed to check compose.yaml (MAFIA_REQUIRE_CLUSTER=1)")
+        pytest.skip("docker-compose is not installed")
+    checked = subprocess.run([program, "-f", str(REPO / "compose.yaml"), "config", "-q"], capture_output=True,
+                             text=True, timeout=60, check=False)
+    assert checked.returncode == 0, checked.stderr
 
 
 def test_nginx_proxies_to_exactly_the_game_services_of_compose() -> None:
