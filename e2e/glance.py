@@ -399,8 +399,13 @@ def vote_covered(phone: Phone, target: int) -> None:
 
 
 def confirm_all(plan: list[tuple[Phone, int]]) -> None:
-    """Each phone confirms its pick (its role's first act: a kill, a check, a heal, a suggestion...)."""
+    """Each phone confirms its pick (its role's first act: a kill, a check, a heal, a suggestion...), then its
+    owner covers it. (The screen covers itself shortly after a confirmed choice, but on a loaded machine the
+    harness may see the choice taken only after that, reveal again to look, and leave it open for the game
+    tests' long reveal; ``test_privacy.py`` tests the covering by itself.)"""
     play([Move(phone, [f"target-{target}", "confirm"], phone.tid("night-done")) for phone, target in plan])
+    for phone, _target in plan:
+        phone.page.evaluate("() => window.mafiaVeil.cover()")
 
 
 def start_covered(table: Table, first_phase: str) -> None:
