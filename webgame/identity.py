@@ -69,6 +69,14 @@ class BrowserIdentity:
         seats[code] = token
         self.storage["seats"] = seats  # assign (not mutate) so the persistent dict saves it
 
+    async def saved(self) -> None:
+        """Wait until this browser's storage is written where every process reads it (a cluster's PostgreSQL,
+        ``webgame.browser_storage``); at once with NiceGUI's files. Before sending the phone to a page that
+        another process may build (a room just created), which must find the token kept here."""
+        flushed = getattr(self.storage, "flushed", None)
+        if flushed is not None:
+            await flushed()
+
     def token_hash_for(self, code: str) -> str | None:
         token = self.token_for(code)
         return store.hash_token(token) if token else None
