@@ -96,15 +96,3 @@ def test_a_phone_finds_its_seat_on_another_machine_after_its_process_is_killed(
 
     asyncio.run(scenario())
 
-
-def test_without_a_process_name_the_storage_stays_in_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A single process (no ``MAFIA_PROCESS``), even on PostgreSQL: NiceGUI's files, as before."""
-    from nicegui import app
-
-    from webgame import browser_storage, cluster
-    from webgame.rooms import registry
-
-    monkeypatch.delenv(cluster.PROCESS_ENV, raising=False)
-    monkeypatch.setenv("DATABASE_URL", "postgres://mafia@127.0.0.1:5432/mafia")
-    assert cluster.install(app, registry) is None
-    assert not browser_storage.in_postgres()
