@@ -174,3 +174,22 @@ async def test_the_read_before_a_page_costs_one_indexed_read(pg: str) -> None:
           f"process's CPU (SELECT 1: {round_trip * 1000:.2f} ms); "
           f"another process's write, then the read {written_and_read * 1000:.2f} ms")
     assert unchanged < 0.05
+
+
+async def test_the_read_before_a_page_is_skipped_only_when_the_request_just_read_it(pg: str) -> None:
+    """``refresh``, as ``cluster.Routing`` calls it before a room page: the browser named by the (signed)
+    session finds another process's write; a request that has just read the storage does not read it again."""
+    from nicegui import app
+
+    here, there = await _process(), await _process()
+    users = app.storage._users  # noqa: SLF001
+    users[BROWSER] = here
+    try:
+        _seat(there, "BBBBB", "token-b")
+        await there.flushed()
+        await browser_storage.refresh({"session": {"id": BROWSER}, "state": {browser_storage.LOADED: True}}, [])
+        assert "seats" not in here  # read in this request already (by NiceGUI's creation of the storage)
+        await browser_storage.refresh({"session": {"id": BROWSER}, "state": {}}, [])
+        assert here["seats"] == {"BBBBB": "token-b"}
+    finally:
+        users.pop(BROWSER, None)
