@@ -1,7 +1,8 @@
 """Who is who: seat tokens kept in the browser, the storage secret, and the rules for names.
 
 A seat token is a bearer secret of 192 random bits (``store.new_seat_token``). The browser keeps it in
-``app.storage.user['seats'][ROOM_CODE]``; the server keeps only its SHA-256. A page reads the browser's
+``app.storage.user['seats'][ROOM_CODE]`` (NiceGUI's file of that browser, or its row in PostgreSQL when the game
+runs as a cluster: ``webgame.browser_storage``); the server keeps only its SHA-256. A page reads the browser's
 storage once, in its builder, and passes what it found on: ``app.storage.user`` resolves to whoever's
 event is running, which, when another player's tap re-renders this page, is someone else.
 """
