@@ -15,27 +15,24 @@ PostgreSQL ``DATABASE_URL`` to run as one. Then:
   hands it over at its next renewal, or its lease lapses. A process that loses a lease drops the room and
   closes its pages: their phones reconnect through the proxy and are seated again by their browser's token.
 - **Rate limits** are shared through PostgreSQL (``webgame.shared_limits``).
-- **Browser storage** (the seat tokens) is NiceGUI's files, shared by the processes of one machine
-  (``MAFIA_DATA_DIR``); ``refresh_storage`` reads a browser's file again when another process changed it.
+- **Browser storage** (the seat tokens) is kept in PostgreSQL (``webgame.browser_storage``), so that a phone
+  finds its seat on a process of any machine; it is read again before a page is built.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
-import json
 import logging
 import os
 import re
 import secrets
 import time
-from collections.abc import MutableMapping
 from typing import Any
 
 from nicegui import Client, background_tasks
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from webgame import leases, ratelimit, shared_limits, store
+from webgame import browser_storage, leases, ratelimit, shared_limits, store
 from webgame.leases import Fence
 from webgame.rooms import Registry, Room
 
@@ -197,7 +194,7 @@ class Routing:
             headers = [(key, value) for key, value in scope.get("headers", []) if key != b"x-forwarded-prefix"]
             scope = {**scope, "headers": [*headers, (b"x-forwarded-prefix", prefix)]}
             if scope.get("method") == "GET" and (page is not None or path == "/"):
-                refresh_storage(headers)
+                await browser_storage.refresh(scope, headers)
         await self.app(scope, receive, send)
 
 
@@ -206,56 +203,6 @@ async def _redirect(send: Send, location: str, query: bytes) -> None:
     await send({"type": "http.response.start", "status": 307,
                 "headers": [(b"location", target.encode()), (b"content-length", b"0")]})
     await send({"type": "http.response.body", "body": b""})
-
-
-_SEEN: dict[str, int] = {}  # browser storage id -> the file's mtime when this process last read it
-
-
-def refresh_storage(headers: list[tuple[bytes, bytes]]) -> None:
-    """Before a page is built: if another process has written this browser's storage file since this process
-    read it (a seat taken in a room that lives there), read it again. The session id is read from the cookie
-    without checking its signature: it only picks which cached file to read again."""
-    from nicegui import app
-
-    session_id = _session_id(headers)
-    users: MutableMapping[str, Any] = app.storage._users  # noqa: SLF001
-    if session_id is None or session_id not in users:
-        return
-    cached = users[session_id]
-    path = getattr(cached, "filepath", None)
-    if path is None:  # not a file (Redis, or none)
-        return
-    try:
-        mtime = path.stat().st_mtime_ns
-    except OSError:
-        return
-    if _SEEN.get(session_id) == mtime:
-        return
-    _SEEN[session_id] = mtime
-    try:
-        fresh = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return
-    if isinstance(fresh, dict):
-        dict.clear(cached)  # not the observable methods: no write back of what was just read
-        dict.update(cached, fresh)
-
-
-def _session_id(headers: list[tuple[bytes, bytes]]) -> str | None:
-    for key, value in headers:
-        if key != b"cookie":
-            continue
-        for part in value.decode("latin-1").split(";"):
-            name, _, data = part.strip().partition("=")
-            if name == "session" and data:
-                try:
-                    payload = base64.b64decode(data.split(".")[0] + "==")
-                    session = json.loads(payload)
-                except (ValueError, TypeError):
-                    return None
-                found = session.get("id") if isinstance(session, dict) else None
-                return str(found) if found else None
-    return None
 
 
 def install(app: Any, registry: Registry) -> Cluster | None:
@@ -267,6 +214,7 @@ def install(app: Any, registry: Registry) -> Cluster | None:
     cluster = Cluster(registry, name)
     registry.claims = cluster
     leases.ACTIVE = True
+    browser_storage.install(browser_storage.on_postgres())  # the seat tokens in PostgreSQL, not in files
     ratelimit.SHARED = True  # the rate limits hold across the processes (webgame.shared_limits)
     if not getattr(app, "_mafia_routing", False):
         app.add_middleware(Routing, name=name)

@@ -1,7 +1,8 @@
 """Who is who: seat tokens kept in the browser, the storage secret, and the rules for names.
 
 A seat token is a bearer secret of 192 random bits (``store.new_seat_token``). The browser keeps it in
-``app.storage.user['seats'][ROOM_CODE]``; the server keeps only its SHA-256. A page reads the browser's
+``app.storage.user['seats'][ROOM_CODE]`` (NiceGUI's file of that browser, or its row in PostgreSQL when the game
+runs as a cluster: ``webgame.browser_storage``); the server keeps only its SHA-256. A page reads the browser's
 storage once, in its builder, and passes what it found on: ``app.storage.user`` resolves to whoever's
 event is running, which, when another player's tap re-renders this page, is someone else.
 """
@@ -68,6 +69,14 @@ class BrowserIdentity:
         seats = dict(seats) if isinstance(seats, dict) else {}
         seats[code] = token
         self.storage["seats"] = seats  # assign (not mutate) so the persistent dict saves it
+
+    async def saved(self) -> None:
+        """Wait until this browser's storage is written where every process reads it (a cluster's PostgreSQL,
+        ``webgame.browser_storage``); at once with NiceGUI's files. Before sending the phone to a page that
+        another process may build (a room just created), which must find the token kept here."""
+        flushed = getattr(self.storage, "flushed", None)
+        if flushed is not None:
+            await flushed()
 
     def token_hash_for(self, code: str) -> str | None:
         token = self.token_for(code)

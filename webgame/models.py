@@ -167,3 +167,17 @@ class RateBucket(Model):
     class Meta:
         table = "rate_bucket"
         unique_together = (("limiter", "key"),)
+
+
+# A browser's ``app.storage.user`` (its seat tokens, its language) when the game runs as a cluster on PostgreSQL
+# (``webgame.browser_storage``): the processes, on any machine, read and write it here instead of NiceGUI's files.
+# ``version`` goes up at every write: a process writes only over the version it read, else it merges its changes.
+class BrowserStorage(Model):
+
+    id = fields.CharField(max_length=64, primary_key=True, description="NiceGUI's storage id (the session's id)")
+    data: fields.JSONField[dict[str, Any]] = fields.JSONField(default=dict, description="The browser's storage")
+    version = fields.BigIntField(default=0, description="Bumped at every write")
+    updated_at = fields.FloatField(default=0.0, description="Database epoch seconds of the last write")
+
+    class Meta:
+        table = "browser_storage"
