@@ -45,6 +45,7 @@ def register() -> None:
                     return
                 identity.keep_token(room.code, token)
                 identity.storage["lang"] = language
+                await identity.saved()  # a cluster: the room's page may be built by another process
                 ui.navigate.to(f"/r/{room.code}")
             finally:
                 busy["now"] = False
