@@ -314,7 +314,7 @@ class Registry:
     def __init__(self, now: Callable[[], float] = time.time) -> None:
         self.rooms: dict[str, Room] = {}
         self.now = now
-        self._loading = asyncio.Lock()
+        self._loading: dict[str, asyncio.Lock] = {}  # code -> the lock its rebuild takes (one room at a time)
         self.claims: leases.Claims | None = None
 
     def _now(self) -> float:
@@ -322,6 +322,7 @@ class Registry:
 
     def clear(self) -> None:
         self.rooms.clear()
+        self._loading.clear()
 
     async def create(self, *, token: str, name: str, rules: str, language: str) -> Room:
         """A new room in the lobby, with its creator seated as the host."""
@@ -345,7 +346,7 @@ class Registry:
             return self.rooms.get(code)
         if self.claims is not None and not await self.claims.claim(code):  # a cluster: the lease, then the log
             return None
-        async with self._loading:
+        async with self._loading_lock(code):
             room = self.rooms.get(code)
             if room is not None:
                 return room
@@ -363,7 +364,7 @@ class Registry:
         split its phones: those on the lost copy would get no update again, and play on a stale state)."""
         count = 0  # (a cluster restores none: a room comes back where the proxy sends its code, ``find``)
         for record in await store.list_active_rooms() if self.claims is None else []:
-            async with self._loading:
+            async with self._loading_lock(record.code):
                 if record.code in self.rooms:
                     continue
                 room = await self._rebuild(record)
@@ -371,6 +372,15 @@ class Registry:
                     self.rooms[record.code] = room
                     count += 1
         return count
+
+    def _loading_lock(self, code: str) -> asyncio.Lock:
+        """One lock per room being loaded: after a failover the rooms of a dead process are rebuilt side by side
+        (each waits on the database), not one after the other behind a single lock. Kept (a lock is a hundred
+        bytes a room): dropping one while a page waits on it could let two pages rebuild the same room."""
+        lock = self._loading.get(code)
+        if lock is None:
+            lock = self._loading[code] = asyncio.Lock()
+        return lock
 
     async def _rebuild(self, record: RoomRecord) -> Room | None:
         try:
