@@ -174,6 +174,10 @@ class Phone:
             self.page_bytes += int(response.headers.get("Content-Length", len(html)))
             landed = response.url.path  # after redirects, like the browser's address bar
         self.path = landed if response.history else path
+        self._read_page(html)
+
+    def _read_page(self, html: str) -> None:
+        """What a page load gives the browser: its elements, its client, its socket's path and backoff."""
         self.document_id = str(uuid.uuid4())
         self.elements, self.client_id, self.next_message_id = parse_page(html)
         prefix = _PREFIX.search(html)

@@ -314,7 +314,8 @@ class Registry:
     def __init__(self, now: Callable[[], float] = time.time) -> None:
         self.rooms: dict[str, Room] = {}
         self.now = now
-        self._loading: dict[str, asyncio.Lock] = {}  # code -> the lock its rebuild takes (one room at a time)
+        # code -> its rebuild's lock: a failover's rooms load side by side, not one by one behind one lock
+        self._loading: dict[str, asyncio.Lock] = {}  # (kept: two locks of one room could make two copies)
         self.claims: leases.Claims | None = None
 
     def _now(self) -> float:
@@ -346,7 +347,7 @@ class Registry:
             return self.rooms.get(code)
         if self.claims is not None and not await self.claims.claim(code):  # a cluster: the lease, then the log
             return None
-        async with self._loading_lock(code):
+        async with self._loading.setdefault(code, asyncio.Lock()):
             room = self.rooms.get(code)
             if room is not None:
                 return room
@@ -364,7 +365,7 @@ class Registry:
         split its phones: those on the lost copy would get no update again, and play on a stale state)."""
         count = 0  # (a cluster restores none: a room comes back where the proxy sends its code, ``find``)
         for record in await store.list_active_rooms() if self.claims is None else []:
-            async with self._loading_lock(record.code):
+            async with self._loading.setdefault(record.code, asyncio.Lock()):
                 if record.code in self.rooms:
                     continue
                 room = await self._rebuild(record)
@@ -372,15 +373,6 @@ class Registry:
                     self.rooms[record.code] = room
                     count += 1
         return count
-
-    def _loading_lock(self, code: str) -> asyncio.Lock:
-        """One lock per room being loaded: after a failover the rooms of a dead process are rebuilt side by side
-        (each waits on the database), not one after the other behind a single lock. Kept (a lock is a hundred
-        bytes a room): dropping one while a page waits on it could let two pages rebuild the same room."""
-        lock = self._loading.get(code)
-        if lock is None:
-            lock = self._loading[code] = asyncio.Lock()
-        return lock
 
     async def _rebuild(self, record: RoomRecord) -> Room | None:
         try:
