@@ -102,7 +102,7 @@ class Audience(Generic[OwnerT]):
     def _presence_changed(self) -> None:
         """Tell the pages who is online, once for every change of the next ``PRESENCE_DELAY`` seconds. After a
         restart a room's phones come back one after the other, and each one's arrival redrew the players' dots
-        on every page of the room (a dozen phones: 78 redraws; an eighth of the server's work in the reconnect
+        on every page of the room (a dozen phones: 78 redraws; a tenth of the server's work in the reconnect
         storm, docs/PERFORMANCE.md). ``is_connected`` itself is never late (the host's watch reads it)."""
         if self.presence_due is not None:
             return
