@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.load import Workers, cpu_seconds, machine_busy, percentile
+from bench.load import Workers, cpu_seconds, machine_busy, percentile, storm_phases
 from bench.services import Nginx, Postgres, game_process, start_all
 
 
@@ -135,6 +135,9 @@ def run_cluster(postgres: Postgres, processes: int, rooms: int, players: int, du
         result["failover_s"] = round(max(times) - killed, 1) if times else None
         result["failover_p50_s"] = round(statistics.median(times) - killed, 1) if times else None
         result["failover_failed_rooms"] = sum(r["failed"] for r in recovered)
+        result["failover_phases"] = storm_phases([t for r in recovered for t in r["traces"]], killed)
+        result["failover_load_average"] = os.getloadavg()[0]
+        log(f"[{result['kind']}] phases: {result['failover_phases']}")
         checked = pool.ask("check", timeout=300)
         result["after_failover_ok_rooms"] = sum(r["ok"] for r in checked)
         result["after_failover_failures"] = [f for r in checked for f in r["failures"]][:5]

@@ -39,6 +39,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections import Counter
 from dataclasses import asdict
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -224,7 +225,8 @@ async def _worker(conn: Connection, kind: str, base: str, indexes: list[int], pl
             times = [t for r in results if not isinstance(r, Exception) for t in r if t is not None]
             failures = [repr(r) for r in results if isinstance(r, Exception)]
             seated = sum(1 for room in rooms for phone in room.phones if phone.connected and room.seated(phone))
-            reply = {"times": times, "failed": len(failures), "failures": failures[:5], "seated": seated}
+            reply = {"times": times, "failed": len(failures), "failures": failures[:5], "seated": seated,
+                     "traces": [phone.trace for room in rooms for phone in room.phones if phone.trace]}
         elif command == "check":
             for room in rooms:
                 room.stats = Stats()
@@ -365,8 +367,16 @@ def run_one(kind: str, rooms: int, players: int, duration: float, think: float, 
             server.kill()
             restarted = time.time()
             result["restart_s"] = round(server.start(), 2)
+            spy = profile(server.pid, 40, data / "storm.pyspy.txt")
+            cpu_restarted = cpu_seconds(server.pid)
             recovered = pool.ask("recovered", timeout=give_up - time.time() + 120)
+            result["storm_server_cpu_s"] = round(cpu_seconds(server.pid) - cpu_restarted, 1)
+            result["storm_load_average"] = os.getloadavg()[0]
             times = [t for r in recovered for t in r["times"]]
+            result["storm_phases"] = storm_phases([t for r in recovered for t in r["traces"]], restarted)
+            log(f"[{kind}] storm phases: {result['storm_phases']}, server CPU {result['storm_server_cpu_s']} s")
+            if spy is not None:
+                spy.wait(timeout=120)
             result["storm_reseated"] = sum(r["seated"] for r in recovered)
             result["storm_failed_rooms"] = sum(r["failed"] for r in recovered)
             result["storm_failures"] = [f for r in recovered for f in r["failures"]][:5]
@@ -383,6 +393,46 @@ def run_one(kind: str, rooms: int, players: int, duration: float, think: float, 
         pool.close()
         server.stop()
     return result
+
+
+def storm_phases(traces: list[list[tuple[str, float]]], start: float) -> dict[str, Any]:
+    """Where a storm's time went, from every phone's steps (``Phone.trace``): when the server first answered
+    it (its socket refused: reload; or accepted), how long its page took to load, then its socket to connect,
+    and how many attempts it made (p50 / p90 / max; seconds after the kill, or durations)."""
+    answered, loads, connects, attempts, waits = [], [], [], [], []
+    for trace in traces:
+        steps = [(str(name), float(moment)) for name, moment in trace]
+        first = next((t for name, t in steps if name in ("refused", "connected")), None)
+        if first is not None:
+            answered.append(first - start)
+            before = [t for name, t in steps if name == "attempt" and t <= first]
+            failed = [t for name, t in steps if name.startswith("failed") and t <= first]
+            if before and failed:  # from its last failed attempt to the next one: the backoff it sat out
+                waits.append(before[-1] - failed[-1])
+        attempts.append(sum(1 for name, _ in steps if name == "attempt"))
+        for (name, moment), (after, later) in zip(steps, steps[1:], strict=False):
+            if name == "refused" and after == "loaded":
+                loads.append(later - moment)
+            if name == "loaded" and after == "connected":
+                connects.append(later - moment)
+
+    def spread(values: list[float]) -> list[float | None]:
+        return [percentile(values, 50), percentile(values, 90), percentile(values, 100)]
+
+    return {"phones": len(traces), "first_answer_s": spread(answered), "page_load_s": spread(loads),
+            "connect_after_load_s": spread(connects), "attempts": spread([float(a) for a in attempts]),
+            "last_backoff_s": spread(waits),
+            "failures": dict(Counter(str(name) for trace in traces for name, _ in trace if "failed" in str(name)))}
+
+
+def profile(pid: int, seconds: float, out: Path) -> subprocess.Popen[bytes] | None:
+    """``BENCH_PYSPY=/path/to/py-spy``: sample the restarted server for ``seconds`` (py-spy's raw format)."""
+    spy = os.environ.get("BENCH_PYSPY")
+    if not spy:
+        return None
+    return subprocess.Popen([spy, "record", "--pid", str(pid), "--duration", str(int(seconds)), "--rate", "200",
+                             "--format", "raw", "--output", str(out), "--nonblocking"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def first_load(data: Path) -> dict[str, Any]:

@@ -51,6 +51,10 @@ _ELEMENTS = re.compile(r"parseElements\(String\.raw`(.*?)`\)", re.S)
 _CLIENT_ID = re.compile(r"'client_id': '([0-9a-f-]+)'")
 _NEXT_ID = re.compile(r"'next_message_id': (\d+)")
 _PREFIX = re.compile(r'prefix: "([^"]*)"')  # X-Forwarded-Prefix: a cluster's room pages (webgame.cluster)
+# socket.io's reconnect backoff as the page sets it (``webgame.page_template.RECONNECT_SCRIPT``); a page that does
+# not (the floor app) keeps socket.io's defaults: 1 s doubling to 5 s.
+_RECONNECT = re.compile(r"reconnectionDelay\((\d+)\)\.reconnectionDelayMax\((\d+)\)")
+SOCKET_IO_DELAYS = (1.0, 5.0)
 _UNESCAPE = (("&#36;", "$"), ("&#96;", "`"), ("&gt;", ">"), ("&lt;", "<"), ("&amp;", "&"))
 WS_PATH = "/_nicegui_ws/socket.io/"
 SCREEN_KEY = "#"  # ELEMENT#TID: a node of a screen part
@@ -143,6 +147,8 @@ class Phone:
         self.reconnect = False  # after a drop: retry like socket.io, reload like nicegui.js
         self.headers: dict[str, str] = {}  # sent with every request (the bench's X-Forwarded-For: an address)
         self.jar: aiohttp.CookieJar | None = None  # another phone's cookies: a second tab of the same browser
+        self.delays = SOCKET_IO_DELAYS  # (first, at most) seconds between reconnect attempts, as the page says
+        self.trace: list[tuple[str, float]] = []  # the last recovery's steps (time.time()): where a storm's time goes
 
     # ------------------------------------------------------------ HTTP
 
@@ -168,10 +174,16 @@ class Phone:
             self.page_bytes += int(response.headers.get("Content-Length", len(html)))
             landed = response.url.path  # after redirects, like the browser's address bar
         self.path = landed if response.history else path
+        self._read_page(html)
+
+    def _read_page(self, html: str) -> None:
+        """What a page load gives the browser: its elements, its client, its socket's path and backoff."""
         self.document_id = str(uuid.uuid4())
         self.elements, self.client_id, self.next_message_id = parse_page(html)
         prefix = _PREFIX.search(html)
         self.prefix = prefix.group(1) if prefix else ""
+        delays = _RECONNECT.search(html)
+        self.delays = (int(delays.group(1)) / 1000, int(delays.group(2)) / 1000) if delays else SOCKET_IO_DELAYS
         self.screens.clear()
         self.acked = -1
         self.navigate_to = None
@@ -480,23 +492,38 @@ class Phone:
                 await asyncio.sleep(delay * random.uniform(0.5, 1.5))
                 delay = min(delay * 2, 5.0)
 
+    def backoff(self, attempt: int) -> float:
+        """Seconds before reconnect attempt ``attempt`` (0, 1, ...), as socket.io's ``Backoff.duration``: the
+        page's first delay doubled per attempt, +-50 %, then at most the page's maximum (socket.io caps after the
+        jitter: once there, most waits are the maximum itself)."""
+        first, most = self.delays
+        return min(first * 2 ** min(attempt, 30) * random.uniform(0.5, 1.5), most)
+
     async def recover(self, give_up: float) -> float:
-        """After a drop: socket.io's reconnect (1 s doubling to 5 s, +-50 %), then, when the server no longer
+        """After a drop: socket.io's reconnect (``backoff``, as the page set it), then, when the server no longer
         knows this client (``44``), nicegui.js reloads the page. Returns ``time.time()`` when connected."""
-        delay = 1.0
+        attempt = 0
+        self.trace = [("dropped", time.time())]
         while time.time() < give_up:
-            await asyncio.sleep(delay * random.uniform(0.5, 1.5))
-            delay = min(delay * 2, 5.0)
+            await asyncio.sleep(self.backoff(attempt))
+            attempt += 1
+            self.trace.append(("attempt", time.time()))
             try:
                 await self.connect()
+                self.trace.append(("connected", time.time()))
                 return time.time()
             except Refused:
+                self.trace.append(("refused", time.time()))
                 try:
                     await self.load(self.path)
+                    self.trace.append(("loaded", time.time()))
                     await self.connect()
+                    self.trace.append(("connected", time.time()))
                     return time.time()
-                except (TimeoutError, aiohttp.ClientError, ConnectionError, OSError, Refused, ValueError):
+                except (TimeoutError, aiohttp.ClientError, ConnectionError, OSError, Refused, ValueError) as error:
+                    self.trace.append((f"reload failed {type(error).__name__}", time.time()))
                     continue
-            except (TimeoutError, aiohttp.ClientError, ConnectionError, OSError):
+            except (TimeoutError, aiohttp.ClientError, ConnectionError, OSError) as error:
+                self.trace.append((f"failed {type(error).__name__}", time.time()))
                 continue
         raise TimeoutError(f"{self.label} did not reconnect")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from e2e.harness import TV_SIZE, Phone, Server, Table, exactly, has_class, shows
+from webgame import page_template
 
 pytestmark = pytest.mark.e2e
 
@@ -148,10 +150,19 @@ def test_every_phone_comes_back_after_the_server_is_killed(tmp_path: Path, phone
         for phone in table.players:
             phone.page.evaluate("() => { window.e2eBeforeRestart = true; }")
 
+        assert table.players[0].page.evaluate("() => window.socket.io.reconnectionDelayMax()") \
+            == page_template.RECONNECT_DELAY_MAX_MS  # the page's socket retries sooner than socket.io's 5 s
+
         server.kill()
+        time.sleep(4.0)  # down long enough for every socket's back-off to reach its longest wait
         server.start()
+        answering = time.time()
         for phone in table.players:  # each page notices, reloads itself and finds its seat again
             phone.page.wait_for_function("() => window.e2eBeforeRestart === undefined", timeout=RECONNECT)
+            # ... its reload starting within the back-off's longest wait of the server answering (and a margin
+            # for a busy machine: the refused socket, the reload's start)
+            reloaded = phone.page.evaluate("() => performance.timeOrigin") / 1000
+            assert reloaded - answering < page_template.RECONNECT_DELAY_MAX_MS / 1000 + 1.5, reloaded - answering
             phone.loaded_in_game = True
             phone.phase_is(table.title(phone.t, "night", 1), timeout=RECONNECT)
         mafia.reveal()  # a reloaded page starts covered

@@ -22,7 +22,7 @@ from nicegui import app, background_tasks, ui
 from webgame import app_manifest, cluster, framework, page_template, transport
 from webgame.clock import Clock
 from webgame.db import data_dir, register_database
-from webgame.identity import storage_secret
+from webgame.identity import quiet_storage_reads, storage_secret
 from webgame.pages import home, results_screen, room
 from webgame.rooms import registry
 
@@ -122,6 +122,7 @@ def setup() -> None:
     app.on_startup(_start_rooms)
     transport.uncompressed_socket()
     framework.install()  # NiceGUI's per-element signature checks, remembered (webgame.framework)
+    quiet_storage_reads()  # a browser's storage file read after a restart is not written back (webgame.identity)
 
 
 BROWSER_STORAGE = "browsers"  # NiceGUI's per-browser storage (the seat tokens), in MAFIA_DATA_DIR

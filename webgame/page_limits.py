@@ -12,7 +12,11 @@ every honest tap's time each. So, per room:
   is told the room is full (and his page tries again by itself);
 - a page that has not connected its socket within ``CONNECT_GRACE`` seconds is deleted: a plain GET (a
   script, not a browser) builds a page that never proves itself, and would otherwise stay for the framework's
-  minute.
+  minute. A seat's page gets ``SEAT_CONNECT_GRACE``: after a restart every phone reloads at once, and on a
+  server short of CPU a page's HTML and then its socket's connect can queue for longer than 15 s; deleting
+  such a page made its phone reload and the server build it again, more work for a server already behind
+  (the reconnect storm did not end). A seat holds at most ``SEAT_PAGES`` pages, so a script with a seat's
+  cookie keeps at most that many unconnected pages, for a minute.
 
 Closing a page deletes its NiceGUI client; a browser behind it sees its socket closed and reloads. Nothing here
 reads a page's contents, only who it belongs to.
@@ -34,6 +38,7 @@ SEAT_PAGES = 4
 WATCHERS = 30
 FAIR_SHARE = 3
 CONNECT_GRACE = 15.0
+SEAT_CONNECT_GRACE = 60.0
 SETTLING = 3.0  # seconds a new page has to connect before it may be closed for another one
 
 
@@ -94,7 +99,8 @@ def hold(code: str, client: Client, seat: str | None, address: str) -> None:
     held = Held(client, seat, address)
     pages.pages.append(held)
     client.on_delete(lambda: _forget(code, held))
-    background_tasks.create(_expire_unconnected(client), name="a page that never connects")
+    grace = SEAT_CONNECT_GRACE if seat is not None else CONNECT_GRACE
+    background_tasks.create(_expire_unconnected(client, grace), name="a page that never connects")
 
 
 def _victim(candidates: list[Held], newest_connected: bool = True) -> Held | None:
@@ -119,8 +125,8 @@ def seated(code: str, client: Client, seat: str) -> None:
             held.seat = seat
 
 
-async def _expire_unconnected(client: Client) -> None:
-    await asyncio.sleep(CONNECT_GRACE)
+async def _expire_unconnected(client: Client, grace: float | None = None) -> None:
+    await asyncio.sleep(CONNECT_GRACE if grace is None else grace)
     # Not a page whose socket dropped a moment ago: NiceGUI deletes that one itself after its reconnect timeout.
     if not client.is_deleted and not client.has_socket_connection and not client._delete_tasks \
             and client.id in Client.instances:  # noqa: SLF001

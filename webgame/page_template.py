@@ -16,7 +16,9 @@ rather than silently loading them again):
 - NiceGUI's own texts ("Connection lost. Trying to reconnect...", ...) in the phone's language, from our
   catalogs (``framework_texts``), instead of the page's fixed language;
 - Quasar started with our icons and the phone's day colours (``VUE_CONFIG_SCRIPT``: light or dark as the
-  phone's switch or its ``prefers-color-scheme`` says; the night's screens are dark on every phone).
+  phone's switch or its ``prefers-color-scheme`` says; the night's screens are dark on every phone);
+- socket.io's reconnect sooner (``RECONNECT_SCRIPT``): after a restart or a failover a phone is back within
+  ``RECONNECT_DELAY_MAX_MS`` of the server answering again, instead of up to socket.io's 5 s.
 
 ``HEAD`` is what every page adds to its head: our stylesheet and scripts (their URLs carry a hash of their
 content, so a new version is never mixed with an old cached one), the web app manifest and the theme colour.
@@ -103,6 +105,16 @@ _LAZY_SANITIZER = """\
         });
       };
 """
+# socket.io's reconnect backoff (its defaults: 1 s doubling to at most 5 s, +-50 % each). After a restart or a
+# failover (docs/PERFORMANCE.md, the reconnect storm) every phone waits out its backoff before it finds the server
+# back, learns that its page is gone and reloads: with 5 s a phone came back up to 5 s after the server could have
+# taken it. 0.5 s doubling to 2 s: an attempt a phone makes while the server is down is a refused connection (or
+# the proxy's quick error), nothing to build; once the server answers, every phone is there within 2 s. The bench's
+# simulated phone reads these numbers from the page (``bench/phone.py``).
+RECONNECT_DELAY_MS = 500
+RECONNECT_DELAY_MAX_MS = 2000
+RECONNECT_SCRIPT = (f"      window.socket?.io?.reconnectionDelay({RECONNECT_DELAY_MS})"
+                    f".reconnectionDelayMax({RECONNECT_DELAY_MAX_MS});\n")
 EDITS: tuple[tuple[str, str], ...] = (
     (_SANITIZER, _LAZY_SANITIZER),
     # The "no ES modules" notice showed itself after 1 s, so on a slow network a phone read it while the scripts
@@ -124,6 +136,8 @@ EDITS: tuple[tuple[str, str], ...] = (
     ("Your browser does not support ES modules.<br />Please use a modern browser.",
      "{{ texts.esm_unsupported | default('Your browser does not support ES modules.') }}<br />"
      "{{ texts.esm_update | default('Please use a modern browser.') }}"),
+    # (the socket is made by the app's ``mounted``, which ``mount`` runs before it returns)
+    ('      app.mount("#app");\n', '      app.mount("#app");\n' + RECONNECT_SCRIPT),
     *((f"{{{{ translations.{key} }}}}", f"{{{{ texts.{key} }}}}") for key in
       ("connection_lost", "trying_to_reconnect", "message_too_long", "message_too_long_body")),
 )

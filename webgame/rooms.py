@@ -314,7 +314,8 @@ class Registry:
     def __init__(self, now: Callable[[], float] = time.time) -> None:
         self.rooms: dict[str, Room] = {}
         self.now = now
-        self._loading = asyncio.Lock()
+        # code -> its rebuild's lock: a failover's rooms load side by side, not one by one behind one lock
+        self._loading: dict[str, asyncio.Lock] = {}  # (kept: two locks of one room could make two copies)
         self.claims: leases.Claims | None = None
 
     def _now(self) -> float:
@@ -322,6 +323,7 @@ class Registry:
 
     def clear(self) -> None:
         self.rooms.clear()
+        self._loading.clear()
 
     async def create(self, *, token: str, name: str, rules: str, language: str) -> Room:
         """A new room in the lobby, with its creator seated as the host."""
@@ -345,7 +347,7 @@ class Registry:
             return self.rooms.get(code)
         if self.claims is not None and not await self.claims.claim(code):  # a cluster: the lease, then the log
             return None
-        async with self._loading:
+        async with self._loading.setdefault(code, asyncio.Lock()):
             room = self.rooms.get(code)
             if room is not None:
                 return room
@@ -363,7 +365,7 @@ class Registry:
         split its phones: those on the lost copy would get no update again, and play on a stale state)."""
         count = 0  # (a cluster restores none: a room comes back where the proxy sends its code, ``find``)
         for record in await store.list_active_rooms() if self.claims is None else []:
-            async with self._loading:
+            async with self._loading.setdefault(record.code, asyncio.Lock()):
                 if record.code in self.rooms:
                     continue
                 room = await self._rebuild(record)

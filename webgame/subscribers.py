@@ -7,6 +7,7 @@ page must not stop the others, so every call is guarded and logged.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from typing import Generic, Protocol, TypeVar
@@ -14,6 +15,8 @@ from typing import Generic, Protocol, TypeVar
 from webgame.chat import ChatLine
 
 log = logging.getLogger(__name__)
+
+PRESENCE_DELAY = 0.3  # seconds: the connections and departures of this long are told to the pages at once
 
 OwnerT = TypeVar("OwnerT")
 
@@ -36,6 +39,7 @@ class Audience(Generic[OwnerT]):
         self.hooks: list[Callable[[OwnerT, str], None]] = []  # e.g. webgame.pages.evenness.even_out
         self.connections: dict[str, int] = {}  # token hash -> pages of his connected now
         self.shown_second: int | None = None  # the countdown's whole second the pages were last told of
+        self.presence_due: asyncio.Task[None] | None = None  # telling the pages who is online, shortly
 
     def subscribe(self, page: Subscriber) -> None:
         self.pages.append(page)
@@ -86,11 +90,32 @@ class Audience(Generic[OwnerT]):
             return
         self.connections[token_hash] = self.connections.get(token_hash, 0) + 1
         if self.connections[token_hash] == 1:
-            self.notify("presence")
+            self._presence_changed()
 
     def client_disconnected(self, token_hash: str | None) -> None:
         if token_hash is None or token_hash not in self.connections:
             return
         self.connections[token_hash] = max(0, self.connections[token_hash] - 1)
         if self.connections[token_hash] == 0:
+            self._presence_changed()
+
+    def _presence_changed(self) -> None:
+        """Tell the pages who is online, once for every change of the next ``PRESENCE_DELAY`` seconds. After a
+        restart a room's phones come back one after the other, and each one's arrival redrew the players' dots
+        on every page of the room (a dozen phones: 78 redraws; a tenth of the server's work in the reconnect
+        storm, docs/PERFORMANCE.md). ``is_connected`` itself is never late (the host's watch reads it)."""
+        if self.presence_due is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (a test's plain call): at once
             self.notify("presence")
+            return
+        self.presence_due = loop.create_task(self._tell_presence(), name=f"presence of room {self.code}")
+
+    async def _tell_presence(self) -> None:
+        try:
+            await asyncio.sleep(PRESENCE_DELAY)
+        finally:
+            self.presence_due = None
+        self.notify("presence")

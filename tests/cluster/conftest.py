@@ -87,9 +87,9 @@ def isolated_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pyte
     leases.DROPPED.clear()
     leases.ACTIVE = False
     leases.VALID_UNTIL = 0.0
-    # The registry's lock binds to the event loop of the first test that waits on it: a fresh one, so that the
+    # The registry's locks bind to the event loop of the first test that waits on them: fresh ones, so that the
     # same test run again later (tests/web after tests/cluster) does not meet a lock of a closed loop.
-    rooms.registry._loading = asyncio.Lock()  # noqa: SLF001
+    rooms.registry._loading = {}  # noqa: SLF001
     rooms.registry.claims = None
     sys.modules.update(modules)
 

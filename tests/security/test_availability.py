@@ -386,3 +386,22 @@ def test_uvicorn_does_not_take_forwarded_addresses() -> None:
     config = uvicorn.Config(lambda *_: None, **{key: value for key, value in transport.RUN_KWARGS.items()
                                                if key in ("proxy_headers", "ws_per_message_deflate")})
     assert config.proxy_headers is False  # X-Forwarded-For counts only in ratelimit.client_address, with TRUST_PROXY
+
+
+async def test_a_seats_page_waits_longer_for_its_socket_than_a_strangers(create_user: Callable[[], User],
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a restart a busy server may take long to answer every phone's reload and then its socket; a seated
+    player's page deleted before its socket came made the phone reload and the server build it again."""
+    monkeypatch.setattr(page_limits, "CONNECT_GRACE", 0.3)
+    monkeypatch.setattr(page_limits, "SEAT_CONNECT_GRACE", 1.2)
+    host = at(create_user(), TABLE)
+    room = await create_room(host)
+    stranger = at(create_user(), STRANGER)
+    pages_before = set(Client.instances)
+    assert (await host.http_client.get(f"/r/{room.code}")).status_code == 200  # his page, its socket not yet there
+    assert (await stranger.http_client.get(f"/r/{room.code}")).status_code == 200
+    seat_page, stranger_page = (Client.instances[key] for key in Client.instances if key not in pages_before)
+    await asyncio.sleep(0.6)
+    assert stranger_page.is_deleted and not seat_page.is_deleted
+    await asyncio.sleep(1.0)
+    assert seat_page.is_deleted

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from nicegui.testing import User
 
+from bench.phone import Phone
 from webgame import app_manifest, page_template
 from webgame.i18n import LANGUAGES, translator
 from webgame.pages.screen import Screen
@@ -47,6 +48,9 @@ async def test_every_page_links_the_manifest_and_loads_no_font(create_user: Call
             css = (await guest.http_client.get(sheet)).text
             assert "@font-face" not in css and not re.search(r"url\([^)]*\.woff", css), sheet
         assert page_template.QUASAR_CSS in page
+        phone = Phone("http://test")  # the bench's phone retries as this page tells the browser to
+        phone._read_page(page)  # noqa: SLF001
+        assert phone.delays == (page_template.RECONNECT_DELAY_MS / 1000, page_template.RECONNECT_DELAY_MAX_MS / 1000)
 
 
 async def test_the_manifest_makes_the_game_installable(user: User) -> None:

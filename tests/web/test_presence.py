@@ -1,0 +1,37 @@
+"""Who is online: a burst of phones coming back (a restart) redraws the room's pages once, shortly after, not once
+per phone; whether a seat's phone is connected is known at once (the host's watch reads it)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from webgame import subscribers
+from webgame.chat import ChatLine
+from webgame.subscribers import Audience
+
+
+class Page:
+    def __init__(self) -> None:
+        self.told: list[str] = []
+
+    def room_changed(self, what: str) -> None:
+        self.told.append(what)
+
+    def chat_added(self, line: ChatLine) -> None: ...
+
+
+async def test_a_burst_of_phones_redraws_the_dots_once_and_soon() -> None:
+    audience: Audience[object] = Audience(object(), "K7QXM")
+    pages = [Page() for _ in range(12)]
+    for page in pages:
+        audience.subscribe(page)
+    for seat in range(12):  # every phone of the table back within a moment
+        audience.client_connected(f"seat-{seat}")
+        assert audience.is_connected(f"seat-{seat}")
+    assert all(page.told == [] for page in pages)
+    await asyncio.sleep(subscribers.PRESENCE_DELAY + 0.2)
+    assert all(page.told == ["presence"] for page in pages)  # one redraw each instead of one per phone
+    audience.client_disconnected("seat-3")
+    assert not audience.is_connected("seat-3")
+    await asyncio.sleep(subscribers.PRESENCE_DELAY + 0.2)
+    assert all(page.told == ["presence", "presence"] for page in pages)  # a phone gone is shown too
