@@ -131,7 +131,7 @@ class Cluster:
         """Stop running a room: out of the registry (under its lock: no action in flight), its lease released
         (``release``) or already lost, its pages closed so that their phones reconnect where it runs now."""
         code = self.codes.pop(room_id, None)
-        leases.DROPPED.add(room_id)  # its other writes are refused from now on (leases.guard)
+        leases.DROPPED.add(room_id)  # its other writes are refused from now on (leases.room_fence)
         room = self.registry.rooms.get(code) if code is not None else None
         if room is not None:
             async with room.lock:

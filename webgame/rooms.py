@@ -335,7 +335,7 @@ class Registry:
         return self.rooms.get(store.normalize_code(code))
 
     async def find(self, code: str) -> Room | None:
-        """The room of a code as typed, look-alikes read both ways when only one room fits (``room_codes``)."""
+        """The room of a code as typed (look-alikes: ``room_codes``); ``leases.RoomMoving``: held elsewhere now."""
         return await room_codes.lookup(code, self._find)
 
     async def _find(self, code: str) -> Room | None:
@@ -344,6 +344,8 @@ class Registry:
         if not code or len(code) > 12 or code in self.rooms:
             return self.rooms.get(code)
         if self.claims is not None and not await self.claims.claim(code):  # a cluster: the lease, then the log
+            if await store.get_room_by_code(code) is not None:
+                raise leases.RoomMoving(code)  # a room another process holds (a hand-over): not a wrong code
             return None
         async with self._loading:
             room = self.rooms.get(code)
