@@ -302,7 +302,9 @@ def no_room(_: Translator, identity: BrowserIdentity) -> None:
         header(_, identity)
         ui.label(_("There is no room with this code.")).classes("mafia-big")
         ui.label(_("Check the code, or wait a minute if you tried many.")).classes("mafia-muted")
-        ui.link(_("Back to the start page"), "/")
+        # A plain anchor: NiceGUI would put the page's prefix before a ui.link's "/" (in a cluster /r/CODE/,
+        # which is the room again: webgame.cluster.Routing).
+        ui.html(f'<a class="nicegui-link" href="/">{html.escape(_("Back to the start page"))}</a>')
 
 
 def presence_dot(connected: bool) -> ui.element:
