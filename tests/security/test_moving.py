@@ -7,12 +7,13 @@ nowhere is still "no room" and still counted."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 
 import pytest
 from nicegui.testing import User
 
-from tests.web.helpers import create_room
+from tests.web.helpers import create_room, wait_for
 from webgame import leases, page_limits, ratelimit, rooms
 from webgame.pages import components
 
@@ -27,9 +28,11 @@ class Claims:
     def __init__(self) -> None:
         self.open = False
         self.asked: list[str] = []
+        self.callers: list[set[str]] = []  # the functions each claim was made under
 
     async def claim(self, code: str) -> bool:
         self.asked.append(code)
+        self.callers.append({frame.function for frame in inspect.stack()})
         return self.open
 
 
@@ -106,3 +109,24 @@ async def test_a_seated_player_s_return_while_the_room_moves_gets_the_moving_pag
 
 def test_the_moving_page_retries_quickly() -> None:
     assert 2 <= components.MOVING_RETRY <= 3
+
+
+async def test_the_start_page_s_join_goes_to_the_room_without_taking_it(create_user: Callable[[], User],
+                                                                        cluster: Callable[[], Claims]) -> None:
+    """In a cluster the start page is served by any process: its Join looks the code up and sends the browser to
+    the room's page (the proxy sends that to the room's own process); it does not take the room itself, which
+    would move the room away from its phones and back."""
+    host = create_user()
+    room = await create_room(host)
+    rooms.registry.rooms.pop(room.code)
+    claims = cluster()
+    claims.open = True
+    guest = create_user()
+    await guest.open("/")
+    guest.find(marker="join-code").type(room.code.lower())
+    guest.find(marker="join-room").click()
+    await wait_for(lambda: guest.back_history[-1] == f"/r/{room.code}")
+    await guest.should_see(marker="join-name")
+    assert claims.asked == [room.code], "the room was claimed more than once"
+    assert "room_page" in claims.callers[0] and "join" not in claims.callers[0], "claimed by the start page"
+    assert _wrong_codes_spent() == 0

@@ -304,7 +304,8 @@ def no_room(_: Translator, identity: BrowserIdentity) -> None:
         ui.label(_("Check the code, or wait a minute if you tried many.")).classes("mafia-muted")
         # A plain anchor: NiceGUI would put the page's prefix before a ui.link's "/" (in a cluster /r/CODE/,
         # which is the room again: webgame.cluster.Routing).
-        ui.html(f'<a class="nicegui-link" href="/">{html.escape(_("Back to the start page"))}</a>')
+        back = html.escape(_("Back to the start page"))
+        ui.html(f'<a class="nicegui-link" href="/">{back}</a>')
 
 
 def presence_dot(connected: bool) -> ui.element:
