@@ -162,8 +162,7 @@ class TableGame:
         return True
 
     async def _set_clock(self, deadline: float | None, paused_remaining: float | None) -> None:
-        """The host's clock buttons: saved first, then kept, so a refused write (the database, or in a cluster
-        a lease this process lost: ``webgame.leases``) changes nothing."""
+        """The host's clock buttons: saved, then kept (a refused write, e.g. a lost lease, changes nothing)."""
         if self.game_id is not None:
             await store.set_deadline(self.game_id, deadline_at=deadline, paused_remaining=paused_remaining)
         self.deadline, self.paused_remaining = deadline, paused_remaining
