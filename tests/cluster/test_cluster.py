@@ -238,6 +238,11 @@ def test_a_phone_of_a_frozen_process_is_seated_elsewhere_by_its_reload(cluster: 
         try:
             await room.setup()
             owner_name = cluster.owners()[room.code]
+            slashed = Phone(cluster.nginx.base, "slash")  # /r/CODE/ typed with a slash: the room, not the start page
+            slashed.jar = room.phones[2].session.cookie_jar if room.phones[2].session else None
+            await slashed.load(f"/r/{room.code}/")
+            assert slashed.path == f"/r/{room.code}" and in_game(slashed), slashed.path
+            await slashed.close()
             await room.play_step(asyncio.Event())
             await room.sync()
             log_before = cluster.logs()[room.code]
