@@ -190,7 +190,7 @@ class Routing:
                                 scope.get("query_string", b""))
                 return
             slash = _ROOM_SLASH.match(path)
-            if slash is not None:  # /r/CODE/ is the room, not the start page (the room pages link it as "/")
+            if slash is not None:  # /r/CODE/ is the room, not the start page
                 await _redirect(send, slash.group(1), scope.get("query_string", b""))
                 return
             page = _ROOM_PAGE.match(path)
