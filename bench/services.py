@@ -120,13 +120,15 @@ class Postgres:
 
 
 def nginx_config(backends: Mapping[str, str], listen: str, *, fail_timeout: int = 10, read_timeout: int = 60,
-                 include_http: bool = True) -> str:
+                 page_timeout: int = 12, include_http: bool = True) -> str:
     """nginx's configuration for game processes ``backends`` (name -> host:port) (docs/SCALING.md).
 
     A room's requests (its pages, its QR code, and through the page's prefix its socket and NiceGUI's assets)
     are hashed by the room code to one process (``hash ... consistent``: a process that fails is skipped, and
     only its codes move); ``/p/NAME/`` reaches the process NAME (the start page's socket); the rest (the start
-    page, static files) any process."""
+    page, static files) any process. A room's page (``/r/CODE``, ``/r/CODE/screen``) not answered within
+    ``page_timeout`` (a frozen process) is asked of the code's next process; its socket keeps ``read_timeout``,
+    longer than socket.io's ping interval (24 s with NiceGUI's reconnect_timeout of 30 s)."""
     servers = "\n".join(f"        server {address} max_fails=1 fail_timeout={fail_timeout}s;"
                         for address in backends.values())
     singles = "\n".join(f"    upstream mafia_{name} {{\n        server {address};\n    }}"
@@ -164,6 +166,13 @@ def nginx_config(backends: Mapping[str, str], listen: str, *, fail_timeout: int 
         proxy_next_upstream error timeout http_502 http_503;
         proxy_next_upstream_tries 3;
         proxy_buffering off;
+        # A room's page, not its socket: a process that has not answered it within {page_timeout} s (frozen: SIGSTOP,
+        # a stuck loop; a live one answers within the room's claim, 8 s at most, and its build) is skipped for the
+        # code's next process, which takes the room over. Sockets keep {read_timeout} s (pings every 24 s).
+        location ~ ^/r/[A-Za-z0-9]+(/screen)?$ {{
+            proxy_read_timeout {page_timeout}s;
+            proxy_pass http://mafia_rooms;
+        }}
         location ~ ^/(r|qr|_bench/game)/ {{
             proxy_pass http://mafia_rooms;
         }}

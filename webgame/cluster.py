@@ -44,6 +44,7 @@ _PREFIXED = re.compile(r"^/(?:r/[A-Za-z0-9]{1,12}|p/[A-Za-z0-9_-]{1,32})(/_niceg
 _ROOM_PAGE = re.compile(r"^/r/([A-Za-z0-9]{1,12})(/screen)?$")
 _UNDER_PREFIX = re.compile(r"^/(?:r/[A-Za-z0-9]{1,12}|p/[A-Za-z0-9_-]{1,32})(/.*)$")
 _CODE_PATH = re.compile(r"^/(r|qr)/([A-Za-z0-9]{1,12})(/.*)?$")
+_ROOM_SLASH = re.compile(r"^(/r/[A-Za-z0-9]{1,12}(?:/screen)?)/$")  # a room page typed with a slash at the end
 
 
 def process_name() -> str | None:
@@ -128,7 +129,7 @@ class Cluster:
         """Stop running a room: out of the registry (under its lock: no action in flight), its lease released
         (``release``) or already lost, its pages closed so that their phones reconnect where it runs now."""
         code = self.codes.pop(room_id, None)
-        leases.DROPPED.add(room_id)  # its other writes are refused from now on (leases.guard)
+        leases.DROPPED.add(room_id)  # its other writes are refused from now on (leases.room_fence)
         room = self.registry.rooms.get(code) if code is not None else None
         if room is not None:
             async with room.lock:
@@ -163,9 +164,9 @@ class Routing:
 
     A code in a URL is sent to its process by its spelling; ``/r/k7qxm`` would hash elsewhere than ``/r/K7QXM``,
     so a code that is not in capitals is redirected to them first. NiceGUI puts a page's prefix before every
-    link and navigation of the page too (``ui.link("/")`` on a room page is ``/r/CODE/``, ``ui.navigate.to(
-    "/r/CODE")`` on the start page ``/p/NAME/r/CODE``): such a URL is redirected to the path after the prefix,
-    which the proxy then sends where it belongs."""
+    link and navigation of the page too (``ui.navigate.to("/r/CODE")`` on the start page is ``/p/NAME/r/CODE``):
+    such a URL is redirected to the path after the prefix, which the proxy then sends where it belongs. But
+    ``/r/CODE/`` (and ``/r/CODE/screen/``) is the room page typed with a slash: redirected to the room."""
 
     def __init__(self, app: ASGIApp, name: str) -> None:
         self.app, self.prefix = app, f"/p/{name}".encode()
@@ -184,6 +185,10 @@ class Routing:
             if coded is not None and coded.group(2) != coded.group(2).upper():
                 await _redirect(send, f"/{coded.group(1)}/{coded.group(2).upper()}{coded.group(3) or ''}",
                                 scope.get("query_string", b""))
+                return
+            slash = _ROOM_SLASH.match(path)
+            if slash is not None:  # /r/CODE/ is the room, not the start page
+                await _redirect(send, slash.group(1), scope.get("query_string", b""))
                 return
             page = _ROOM_PAGE.match(path)
             linked = _UNDER_PREFIX.match(path) if page is None else None

@@ -5,11 +5,14 @@ A process runs a room only while it holds the room's lease: a row (owner, epoch,
 epoch. Time is the database's clock, so processes on machines whose clocks differ still agree.
 
 A lease alone does not stop a process that was frozen (SIGSTOP, a long pause, a cut cable) from writing once it
-wakes up, before it has seen that its lease is gone. So every action is *fenced*: ``store.append_action``
-writes only when the lease row still names this process and the epoch it took the room with, checked in the
-same transaction, with the row share-locked on PostgreSQL, so a takeover (which updates that row) waits for a
-write in flight, and the new owner, which reads the log after its takeover, sees it. An action of a process
-that lost the room is refused and never reaches the log: two processes never both play one room.
+wakes up, before it has seen that its lease is gone. So every write of a room is *fenced*: an action
+(``store.append_action``), a join, a setting, a chat line, a seat moved or removed, the host role, the clock
+(pause, extension, a new deadline), a new or finished game. Each is written only when the lease row still names
+this process and the epoch it took the room with, checked in the write's own transaction (``fenced``,
+``check_room``, ``check``: one query, ``_check``), with the row share-locked on PostgreSQL, so a takeover
+(which updates that row) waits for a write in flight, and the new owner, which reads the room after its
+takeover, sees it. A write of a process that lost the room is refused (``LeaseLost``) and changes nothing: two
+processes never both run one room.
 
 Off (``HELD`` unused) in a single process, where SQLite's one writer needs no lease.
 """
@@ -17,12 +20,14 @@ Off (``HELD`` unused) in a single process, where SQLite's one writer needs no le
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from tortoise import connections
 from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.transactions import in_transaction
 
 from webgame.records import StoreError
 
@@ -80,16 +85,25 @@ def fence(room_id: int | None) -> Fence | None:
     return HELD.get(room_id, NOT_HELD)
 
 
-def guard(room_id: int) -> None:
-    """Before a room's other writes (joins, settings, chat, a new game): refuse them in a process that has dropped
-    the room, or may have lost it (asleep past its lease). A room this process never ran passes: the start page
-    creates rooms (and seats their hosts) that another process will run. A local check, not a fence in the database:
-    it closes the window of a process woken up after a freeze, which writes before its next renewal drops the
-    room. (Only the actions are fenced in the database.)"""
+def room_fence(room_id: int) -> Fence | None:
+    """What a write of this room (other than an action) must find in its lease row, decided in the process: None
+    when nothing is to be checked (no cluster; or a room this process never ran: the start page creates rooms,
+    and seats their hosts, that another process will run); ``LeaseLost`` at once for a room this process has
+    dropped, or may have lost (asleep past its lease: a process woken up from a freeze refuses everything until
+    its next renewal has told it what is still its own)."""
     if not ACTIVE:
-        return
-    if room_id in DROPPED or (room_id in HELD and time.monotonic() > VALID_UNTIL):
-        raise LeaseLost(f"room {room_id}: this process does not hold its lease")
+        return None
+    if room_id in DROPPED:
+        raise LeaseLost(f"room {room_id}: this process gave it up")
+    lease = HELD.get(room_id)
+    if lease is not None and time.monotonic() > VALID_UNTIL:
+        raise LeaseLost(f"room {room_id}: this process may have lost its lease")
+    return lease
+
+
+class RoomMoving(LookupError):
+    """The room exists, but another process holds it and did not hand it over in time (a failover or a
+    hand-over under way): not a wrong code; the page asks the browser to try again shortly."""
 
 
 def _client(connection: BaseDBAsyncClient | None = None) -> BaseDBAsyncClient:
@@ -169,15 +183,49 @@ async def release(room_id: int, lease: Fence) -> None:
 
 
 async def check(connection: BaseDBAsyncClient, game_id: int, lease: Fence) -> None:
-    """Inside a write's transaction: raise ``LeaseLost`` unless the game's room is still held by ``lease``.
+    """Inside an action's transaction: raise ``LeaseLost`` unless the game's room is still held by ``lease``."""
+    await _check(connection, lease, game_id=game_id)
+
+
+async def check_room(connection: BaseDBAsyncClient, room_id: int) -> None:
+    """Inside the transaction of any other write of room ``room_id``: raise ``LeaseLost`` unless this process
+    still holds it (``room_fence``: nothing to check without a cluster or for a room never run here)."""
+    lease = room_fence(room_id)
+    if lease is not None:
+        await _check(connection, lease, room_id=room_id)
+
+
+async def _check(connection: BaseDBAsyncClient, lease: Fence, *, room_id: int | None = None,
+                 game_id: int | None = None) -> None:
+    """The fence itself, one query: the lease row (of the room, or of the game's room) names ``lease``.
 
     On PostgreSQL the lease row is share-locked until the transaction ends: a takeover waits for this write."""
     lock = " FOR SHARE OF room_lease" if _postgres(connection) else ""
-    rows = await _query("SELECT room_lease.epoch FROM room_lease JOIN game ON game.room_id = room_lease.room_id "
-                        f"WHERE game.id = ? AND room_lease.owner = ? AND room_lease.epoch = ?{lock}",
-                        [game_id, lease.owner, lease.epoch], connection)
+    if room_id is not None:
+        source, key = "room_lease", room_id
+        where = "room_lease.room_id = ?"
+    else:
+        assert game_id is not None
+        source, key = "room_lease JOIN game ON game.room_id = room_lease.room_id", game_id
+        where = "game.id = ?"
+    rows = await _query(f"SELECT room_lease.epoch FROM {source} "
+                        f"WHERE {where} AND room_lease.owner = ? AND room_lease.epoch = ?{lock}",
+                        [key, lease.owner, lease.epoch], connection)
     if not rows:
-        raise LeaseLost(f"game {game_id}: the room's lease is no longer {lease.owner} epoch {lease.epoch}")
+        raise LeaseLost(f"room {room_id} / game {game_id}: the lease is no longer {lease.owner} epoch {lease.epoch}")
+
+
+@asynccontextmanager
+async def fenced(room_id: int, *, transaction: bool = False) -> AsyncIterator[BaseDBAsyncClient | None]:
+    """A write of room ``room_id`` (what a store function does inside): in a cluster, in a transaction that
+    first checks the room's lease (``check_room``). Without a cluster, the write runs as it always did: in a
+    transaction only if it needs one (``transaction``), else on the pool (None), with no statement added."""
+    if not ACTIVE and not transaction:
+        yield None
+        return
+    async with in_transaction() as connection:
+        await check_room(connection, room_id)
+        yield connection
 
 
 async def owners(room_ids: Iterable[int]) -> dict[int, str | None]:

@@ -314,8 +314,7 @@ class Registry:
     def __init__(self, now: Callable[[], float] = time.time) -> None:
         self.rooms: dict[str, Room] = {}
         self.now = now
-        # code -> its rebuild's lock: a failover's rooms load side by side, not one by one behind one lock
-        self._loading: dict[str, asyncio.Lock] = {}  # (kept: two locks of one room could make two copies)
+        self._loading: dict[str, asyncio.Lock] = {}  # code -> its rebuild's lock (kept: rooms load side by side)
         self.claims: leases.Claims | None = None
 
     def _now(self) -> float:
@@ -336,9 +335,8 @@ class Registry:
     def get(self, code: str) -> Room | None:
         return self.rooms.get(store.normalize_code(code))
 
-    async def find(self, code: str) -> Room | None:
-        """The room of a code as typed, look-alikes read both ways when only one room fits (``room_codes``)."""
-        return await room_codes.lookup(code, self._find)
+    async def find(self, code: str) -> Room | None:  # RoomMoving: held by another process now
+        return await room_codes.lookup(code, self._find)  # (look-alike codes: room_codes)
 
     async def _find(self, code: str) -> Room | None:
         """The room with this code: in memory, else rebuilt from the database (finished ones too)."""
@@ -346,6 +344,8 @@ class Registry:
         if not code or len(code) > 12 or code in self.rooms:
             return self.rooms.get(code)
         if self.claims is not None and not await self.claims.claim(code):  # a cluster: the lease, then the log
+            if await store.get_room_by_code(code) is not None:
+                raise leases.RoomMoving(code)  # a room another process holds (a hand-over): not a wrong code
             return None
         async with self._loading.setdefault(code, asyncio.Lock()):
             room = self.rooms.get(code)

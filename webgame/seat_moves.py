@@ -29,9 +29,8 @@ from typing import Any
 
 from tortoise.exceptions import IntegrityError
 from tortoise.expressions import F
-from tortoise.transactions import in_transaction
 
-from webgame import store, tokens
+from webgame import leases, store, tokens
 from webgame.errors import Refusal
 from webgame.host_watch import Table
 from webgame.i18n import N_
@@ -67,8 +66,8 @@ def normalize(code: Any) -> str:
 
 async def save_move(room_id: int, seat_id: int, token_hash: str, *, host: bool) -> None:
     """The seat's token hash becomes ``token_hash`` (the old token opens nothing any more); ``host``: the seat holds
-    the room's host role, which follows it. One transaction."""
-    async with in_transaction() as connection:
+    the room's host role, which follows it. One transaction, fenced by the room's lease in a cluster."""
+    async with leases.fenced(room_id, transaction=True) as connection:
         try:
             updated = await Seat.filter(id=seat_id, room_id=room_id).using_db(connection).update(token_hash=token_hash)
         except IntegrityError as error:

@@ -5,7 +5,8 @@ live ORM object (no lazy loading, no accidental save). The database must be open
 
 The action log is the source of truth for a game: ``append_action`` accepts index ``n`` only when the
 game already has exactly ``n`` actions (0-based, no gaps, no duplicates), as one compare-and-set on
-``Game.step`` plus an insert in one transaction, so replaying ``load_actions`` rebuilds the game exactly.
+``Game.step`` plus an insert in one transaction, so replaying ``load_actions`` rebuilds the game exactly. In a
+cluster every write of a room checks its lease in its transaction (``leases.fenced``; the actions: ``lease=``).
 """
 
 from __future__ import annotations
@@ -129,7 +130,8 @@ async def get_room_by_code(code: str) -> RoomRecord | None:
 
 
 async def set_room_status(room_id: int, status: RoomStatus) -> None:
-    updated = await Room.filter(id=room_id).update(status=status, version=F("version") + 1)
+    async with leases.fenced(room_id) as connection:
+        updated = await Room.filter(id=room_id).using_db(connection).update(status=status, version=F("version") + 1)
     if not updated:
         raise RoomNotFound(room_id)
 
@@ -151,7 +153,6 @@ async def update_room(
     moderator_takeover: bool | None = None,
 ) -> RoomRecord:
     """Change the lobby's settings (only the arguments given; ``min_players=None`` clears the limit)."""
-    leases.guard(room_id)
     changes: dict[str, Any] = {"version": F("version") + 1}
     if rules is not None:
         changes["rules"] = rules
@@ -171,8 +172,9 @@ async def update_room(
         changes["handover_seconds"] = handover_seconds
     if moderator_takeover is not None:
         changes["moderator_takeover"] = moderator_takeover
-    if not await Room.filter(id=room_id).update(**changes):
-        raise RoomNotFound(room_id)
+    async with leases.fenced(room_id) as connection:
+        if not await Room.filter(id=room_id).using_db(connection).update(**changes):
+            raise RoomNotFound(room_id)
     return await get_room(room_id)
 
 
@@ -197,9 +199,8 @@ async def add_seat(
     bot_level: str = "simple",
 ) -> SeatRecord:
     """Seat a person. ``position`` defaults to one after the last seat still at the table."""
-    leases.guard(room_id)
     token_hash = hash_token(token)
-    async with in_transaction() as connection:
+    async with leases.fenced(room_id, transaction=True) as connection:
         if not await Room.filter(id=room_id).using_db(connection).exists():
             raise RoomNotFound(room_id)
         if position is None:
@@ -243,13 +244,14 @@ async def leave_seat(seat_id: int) -> None:
         seat = await Seat.get_or_none(id=seat_id, using_db=connection)
         if seat is None:
             return
+        await leases.check_room(connection, seat.room_id)
         await Seat.filter(id=seat_id).using_db(connection).update(left=True)
         await Room.filter(id=seat.room_id).using_db(connection).update(version=F("version") + 1)
 
 
 async def set_seat_positions(room_id: int, positions: Mapping[int, int]) -> None:
     """Reorder the table: seat id -> new 0-based position, for seats of this room."""
-    async with in_transaction() as connection:
+    async with leases.fenced(room_id, transaction=True) as connection:
         for seat_id, position in positions.items():
             await Seat.filter(id=seat_id, room_id=room_id).using_db(connection).update(position=position)
         await Room.filter(id=room_id).using_db(connection).update(version=F("version") + 1)
@@ -265,10 +267,11 @@ async def start_game(
     seed: int,
     seating: Sequence[Mapping[str, Any]],
     options: Mapping[str, Any] | None = None,
+    deadline_at: float | None = None,
 ) -> GameRecord:
-    """Record a new game (numbered after the room's last one) and put the room in ``playing``."""
-    leases.guard(room_id)
-    async with in_transaction() as connection:
+    """Record a new game (numbered after the room's last one, its first step's deadline ``deadline_at``) and put
+    the room in ``playing``."""
+    async with leases.fenced(room_id, transaction=True) as connection:
         if not await Room.filter(id=room_id).using_db(connection).exists():
             raise RoomNotFound(room_id)
         last = await Game.filter(room_id=room_id).using_db(connection).order_by("-number").first()
@@ -279,6 +282,7 @@ async def start_game(
             options=dict(options or {}),
             seed=seed,
             seating=[dict(entry) for entry in seating],
+            deadline_at=deadline_at,
             using_db=connection,
         )
         await Room.filter(id=room_id).using_db(connection).update(status=RoomStatus.PLAYING, version=F("version") + 1)
@@ -339,9 +343,18 @@ async def load_actions(game_id: int) -> list[dict[str, Any]]:
 
 async def set_deadline(game_id: int, *, deadline_at: float | None, paused_remaining: float | None = None) -> None:
     """Save the running phase's clock: an epoch deadline, or (paused) the seconds that were left."""
-    updated = await Game.filter(id=game_id).update(deadline_at=deadline_at, paused_remaining=paused_remaining)
+    room_id = await _room_of(game_id) if leases.ACTIVE else 0  # (the fence's room: a cluster only)
+    async with leases.fenced(room_id) as connection:
+        updated = await Game.filter(id=game_id).using_db(connection).update(deadline_at=deadline_at,
+                                                                            paused_remaining=paused_remaining)
     if not updated:
         raise GameNotFound(game_id)
+
+
+async def _room_of(game_id: int) -> int:
+    """The room of a game (a game never changes rooms); 0 when there is no such game."""
+    found: list[Any] = await Game.filter(id=game_id).limit(1).values_list("room_id", flat=True)
+    return int(found[0]) if found else 0
 
 
 async def finish_game(game_id: int, *, winner: str | None, room_status: RoomStatus = RoomStatus.FINISHED) -> GameRecord:
@@ -350,6 +363,7 @@ async def finish_game(game_id: int, *, winner: str | None, room_status: RoomStat
         game = await Game.get_or_none(id=game_id, using_db=connection)
         if game is None:
             raise GameNotFound(game_id)
+        await leases.check_room(connection, game.room_id)
         game.finished_at = timezone.now()
         game.winner = winner
         game.deadline_at = None
@@ -365,10 +379,9 @@ async def finish_game(game_id: int, *, winner: str | None, room_status: RoomStat
 async def append_chat(
     room_id: int, *, channel: str, seat_position: int, text: str, game_id: int | None = None
 ) -> ChatRecord:
-    leases.guard(room_id)
-    message = await ChatMessage.create(
-        room_id=room_id, game_id=game_id, channel=channel, seat_position=seat_position, text=text
-    )
+    async with leases.fenced(room_id) as connection:
+        message = await ChatMessage.create(room_id=room_id, game_id=game_id, channel=channel,
+                                           seat_position=seat_position, text=text, using_db=connection)
     return chat_record(message)
 
 

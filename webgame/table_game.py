@@ -143,28 +143,29 @@ class TableGame:
         """Stop the countdown, keeping what is left; False when it was stopped already."""
         if self.paused_remaining is not None or self.deadline is None:
             return False
-        self.paused_remaining = max(0.0, self.deadline - self.now())
-        self.deadline = None
-        await self._save_clock()
+        await self._set_clock(None, max(0.0, self.deadline - self.now()))
         return True
 
     async def resume(self) -> bool:
         """Run the countdown again from what was left; False when it was running."""
         if self.paused_remaining is None:
             return False
-        self.deadline = self.now() + self.paused_remaining
-        self.paused_remaining = None
-        await self._save_clock()
+        await self._set_clock(self.now() + self.paused_remaining, None)
         return True
 
     async def extend(self, seconds: int) -> bool:
         """More time for the current step (paused or not)."""
         if self.paused_remaining is not None:
-            self.paused_remaining += seconds
-        elif self.deadline is not None:
-            self.deadline += seconds
-        await self._save_clock()
+            await self._set_clock(None, self.paused_remaining + seconds)
+        else:
+            await self._set_clock(None if self.deadline is None else self.deadline + seconds, None)
         return True
+
+    async def _set_clock(self, deadline: float | None, paused_remaining: float | None) -> None:
+        """The host's clock buttons: saved, then kept (a refused write, e.g. a lost lease, changes nothing)."""
+        if self.game_id is not None:
+            await store.set_deadline(self.game_id, deadline_at=deadline, paused_remaining=paused_remaining)
+        self.deadline, self.paused_remaining = deadline, paused_remaining
 
     async def _save_clock(self) -> None:
         if self.game_id is not None:
@@ -183,11 +184,11 @@ class TableGame:
         """A new game of these players, dealt from ``seed``, logged, its first step's deadline set."""
         state = new_game(rules, len(players), seed, options)
         seating = [{"seat_id": seat.id, "name": seat.name} for seat in players]
-        game = await store.start_game(self.room_id, rules=rules, seed=seed, seating=seating, options=options)
+        deadline = self.now() + step_seconds(state)
+        game = await store.start_game(self.room_id, rules=rules, seed=seed, seating=seating, options=options,
+                                      deadline_at=deadline)  # one write: refused whole if the lease is lost
         self.game_id, self.state, self.seating, self._public = game.id, state, list(players), None
-        self.paused_remaining = None
-        self.deadline = self.now() + step_seconds(state)
-        await store.set_deadline(game.id, deadline_at=self.deadline)
+        self.paused_remaining, self.deadline = None, deadline
         self.stage = Stage.PLAYING
 
     async def close(self) -> None:

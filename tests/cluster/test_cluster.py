@@ -215,3 +215,55 @@ def test_a_frozen_process_never_runs_its_room_again_once_taken_over(cluster: Clu
             await room.close()
 
     asyncio.run(scenario())
+
+
+RELOAD_SECONDS = 25.0  # nginx's page timeout (12 s) and the takeover: 12.3 s measured; 60.8 s with the former 60 s
+
+
+def test_a_phone_of_a_frozen_process_is_seated_elsewhere_by_its_reload(cluster: Cluster,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """SIGSTOP a room's process; a phone of the room reloads its page through nginx (its player pulls to
+    refresh, or nicegui.js does once its socket timed out). nginx gives up on the frozen process after the room
+    page's read timeout (``deploy/nginx.conf``), asks the code's next process, which takes the room over from
+    the log: the phone is in its seat again, within seconds rather than the minute of the sockets' timeout."""
+    import bench.phone
+
+    monkeypatch.setattr(bench.phone, "PAGE_TIMEOUT", bench.phone.aiohttp.ClientTimeout(total=180))  # nginx decides
+    alive = {name: server for name, server in cluster.processes.items()
+             if server.process is not None and server.process.poll() is None}
+    assert len(alive) >= 2
+
+    async def scenario() -> None:
+        room = GameRoom(cluster.nginx.base, 200, PLAYERS, think=0.0, seed=200)
+        try:
+            await room.setup()
+            owner_name = cluster.owners()[room.code]
+            slashed = Phone(cluster.nginx.base, "slash")  # /r/CODE/ typed with a slash: the room, not the start page
+            slashed.jar = room.phones[2].session.cookie_jar if room.phones[2].session else None
+            await slashed.load(f"/r/{room.code}/")
+            assert slashed.path == f"/r/{room.code}" and in_game(slashed), slashed.path
+            await slashed.close()
+            await room.play_step(asyncio.Event())
+            await room.sync()
+            log_before = cluster.logs()[room.code]
+            os.killpg(alive[owner_name].pid, signal.SIGSTOP)
+            try:
+                reloading = Phone(cluster.nginx.base, "reload")  # the same browser (cookies), a fresh page load
+                reloading.jar = room.phones[1].session.cookie_jar if room.phones[1].session else None
+                started = time.time()
+                await reloading.visit(room.path)
+                while not in_game(reloading):
+                    assert time.time() - started < 120, "not seated again"
+                    await reloading.wait(0.2)
+                took = time.time() - started
+                print(f"a frozen process's phone seated elsewhere by its reload: {took:.1f} s")
+                assert cluster.owners()[room.code] not in (None, owner_name)
+                assert cluster.logs()[room.code][:len(log_before)] == log_before  # (its clock may end a step)
+                assert took < RELOAD_SECONDS
+            finally:
+                os.killpg(alive[owner_name].pid, signal.SIGCONT)
+            await reloading.close()
+        finally:
+            await room.close()
+
+    asyncio.run(scenario())

@@ -58,14 +58,23 @@ async def test_the_prefixes_are_taken_off_the_socket_and_the_assets() -> None:
 
 
 async def test_a_link_or_navigation_under_a_prefix_goes_to_its_own_place() -> None:
-    """NiceGUI prefixes a page's links: the room page's "back to the start page" is /r/CODE/, the start page's
-    navigation to a room /p/NAME/r/CODE; each is sent to the path after the prefix (and the proxy sends that
-    where it belongs: the room's process, not the start page's)."""
-    for path, target in (("/r/K7QXM/", b"/"), ("/p/p1/r/ABCDE", b"/r/ABCDE"), ("/p/p1/", b"/"),
+    """NiceGUI prefixes a page's links: the start page's navigation to a room is /p/NAME/r/CODE; it is sent to
+    the path after the prefix (and the proxy sends that where it belongs: the room's process, not the start
+    page's)."""
+    for path, target in (("/p/p1/r/ABCDE", b"/r/ABCDE"), ("/p/p1/", b"/"),
                          ("/r/K7QXM/static/mafia.css", b"/static/mafia.css")):
         seen, sent = await _ask(path)
         assert not seen.scopes, path
         assert (sent[0]["status"], dict(sent[0]["headers"])[b"location"]) == (307, target), path
+
+
+async def test_a_room_link_with_a_slash_at_the_end_is_the_room_not_the_start_page() -> None:
+    for path, target in (("/r/K7QXM/", b"/r/K7QXM"), ("/r/K7QXM/screen/", b"/r/K7QXM/screen"),
+                         ("/r/k7qxm/", b"/r/K7QXM/")):  # small letters: capitals first, then the slash
+        seen, sent = await _ask(path, query=b"move=AB")
+        assert not seen.scopes, path
+        assert sent[0]["status"] == 307, path
+        assert dict(sent[0]["headers"])[b"location"] == target + b"?move=AB", path
 
 
 async def test_a_code_in_small_letters_is_sent_to_its_capitals_first() -> None:

@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from engine.errors import RuleError
-from webgame import page_limits, page_template, ratelimit, store
+from webgame import leases, page_limits, page_template, ratelimit, store
 from webgame.errors import Refusal
 from webgame.i18n import LANGUAGES, N_, Translator, from_accept_language, translator
 from webgame.identity import BrowserIdentity
@@ -176,8 +176,15 @@ def refuse(_: Translator, error: Exception) -> None:
     if isinstance(error, Refusal | RuleError):
         ui.notify(refusal_text(error, _.gettext), type="warning", position="top")
         return
+    if isinstance(error, leases.LeaseLost):  # a cluster's room that another process runs now: written nowhere
+        log.warning("a write was refused: %s", error)  # (the page reloads there once this process drops it)
+        ui.notify(_(LEASE_LOST), type="warning", position="top")
+        return
     log.error("a request failed", exc_info=error)
     ui.notify(_("Something went wrong; please try again."), type="negative", position="top")
+
+
+LEASE_LOST = N_("Something went wrong; please try again.")  # the same words as a refused action's (table_game)
 
 
 async def guarded(_: Translator, work: Callable[[], Awaitable[Any]]) -> bool:
@@ -204,6 +211,8 @@ WAIT_PAGES = N_("Too many pages opened from this browser or network. This page t
 WAIT_FULL = N_("This room has as many watchers as it can take. This page tries again by itself in {seconds} "
                "seconds.")
 FULL_RETRY = 30  # seconds before a page refused for a full room asks again
+WAIT_MOVING = N_("This room is moving to another server. This page tries again by itself in {seconds} seconds.")
+MOVING_RETRY = 2  # seconds: a hand-over between processes takes one or two (docs/SCALING.md)
 
 
 def light_page(_: Translator, language: str, message: str, seconds: int) -> HTMLResponse:
@@ -223,7 +232,9 @@ def light_page(_: Translator, language: str, message: str, seconds: int) -> HTML
 
 async def open_room(request: Request, code: str, identity: BrowserIdentity) -> Room | Response | None:
     """The room of a ``/r/CODE`` (or ``/r/CODE/screen``) link for this browser: the room, None (no such room:
-    the caller shows ``no_room``), or a light page that asks the browser to come back later.
+    the caller shows ``no_room``), or a light page that asks the browser to come back later: also when the
+    room exists but another process of a cluster holds it now (``leases.RoomMoving``: a hand-over under way),
+    which is no wrong code and counts as none.
 
     Never refused: a browser that holds a seat in that room (``page_limits`` keeps his own tabs few; a burst of
     more than a dozen reloads waits a few seconds, ``ratelimit.SEAT_PAGE``). A browser
@@ -233,6 +244,13 @@ async def open_room(request: Request, code: str, identity: BrowserIdentity) -> R
     learns nothing until his attempts come back; no lookup is made). A right code then builds a page only if
     the browser and the address may build one more (``ratelimit.PAGES``) and the room has room for another page
     without a seat (``page_limits``)."""
+    try:
+        return await _open_room(request, code, identity)
+    except leases.RoomMoving:
+        return light_page(tr(identity.language), identity.language, WAIT_MOVING, MOVING_RETRY)
+
+
+async def _open_room(request: Request, code: str, identity: BrowserIdentity) -> Room | Response | None:
     _ = tr(identity.language)
     typed = store.normalize_code(code)
     browser, address = identity.browser, ratelimit.client_address(request)
@@ -284,7 +302,10 @@ def no_room(_: Translator, identity: BrowserIdentity) -> None:
         header(_, identity)
         ui.label(_("There is no room with this code.")).classes("mafia-big")
         ui.label(_("Check the code, or wait a minute if you tried many.")).classes("mafia-muted")
-        ui.link(_("Back to the start page"), "/")
+        # A plain anchor: NiceGUI would put the page's prefix before a ui.link's "/" (in a cluster /r/CODE/,
+        # which is the room again: webgame.cluster.Routing).
+        back = html.escape(_("Back to the start page"))
+        ui.html(f'<a class="nicegui-link" href="/">{back}</a>')
 
 
 def presence_dot(connected: bool) -> ui.element:

@@ -9,7 +9,7 @@ from webgame import page_limits, ratelimit, room_codes, store
 from webgame.i18n import LANGUAGES, Translator
 from webgame.pages import components, wording
 from webgame.pages.components import testid
-from webgame.rooms import RULE_SETS, Stage, registry
+from webgame.rooms import RULE_SETS, registry
 
 
 def register() -> None:
@@ -62,13 +62,15 @@ def register() -> None:
                 seconds = ratelimit.WRONG_CODES.wait_seconds(identity.browser, address)
                 ui.notify(_(components.WAIT_GUESSES).format(seconds=seconds), type="warning", position="top")
                 return
-            room = await registry.find(typed)
+            # Looked up, not run here: in a cluster the room's own process takes it when the browser gets there
+            # (a claim from the start page's process would move the room here and back: docs/SCALING.md).
+            room = await room_codes.lookup(typed, store.get_room_by_code)
             if room is None:
                 if not known:
                     ratelimit.WRONG_CODES.spend(identity.browser, address)
                 ui.notify(_("There is no room with this code."), type="warning", position="top")
                 return
-            if room.stage is Stage.FINISHED and identity.token_for(room.code) is None:
+            if room.status is store.RoomStatus.FINISHED and identity.token_for(room.code) is None:
                 ui.notify(_("The game in this room is over."), type="warning", position="top")
                 return
             ui.navigate.to(f"/r/{room.code}")
