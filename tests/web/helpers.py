@@ -119,7 +119,7 @@ async def create_room(user: User, name: str = "Host", rules: str = "uz") -> Room
     assert isinstance(select, ui.select)
     select.value = rules
     user.find(marker="create").click()
-    for _ in range(50):
+    for _ in range(500):  # up to 10 s on a loaded machine; ends as soon as the phone is sent to the room
         await asyncio.sleep(0.02)
         if rooms.registry.rooms and user.back_history[-1].startswith("/r/"):
             break
