@@ -243,7 +243,6 @@ def test_a_phone_of_a_frozen_process_is_seated_elsewhere_by_its_reload(cluster: 
             await slashed.load(f"/r/{room.code}/")
             assert slashed.path == f"/r/{room.code}" and in_game(slashed), slashed.path
             await slashed.close()
-            await room.sync()  # every phone has drawn what the extra page's coming and going changed
             await room.play_step(asyncio.Event())
             await room.sync()
             log_before = cluster.logs()[room.code]
