@@ -5,11 +5,24 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.web.conftest import FakeTime, db, fake_time, isolated_data  # noqa: F401 - fixtures, re-exported
+from webgame import page_limits, ratelimit
 
 from .stats import STATS
 
-__all__ = ["FakeTime"]
+__all__ = ["FakeTime", "limits_on_a_clock"]
+
+
+def limits_on_a_clock(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
+    """Empty rate-limit buckets and page counts, every limiter on a clock the test moves by hand."""
+    ratelimit.reset_all()
+    page_limits.reset()
+    clock = FakeTime(1000.0)
+    for limiter in ratelimit.LIMITERS:
+        monkeypatch.setattr(limiter, "now", clock)
+    return clock
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

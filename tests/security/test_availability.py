@@ -45,7 +45,7 @@ from webgame.pages.game_view import GameView
 from webgame.pages.screen import Draft, model_texts
 from webgame.pages.screen_model import revealed_nodes
 
-from .conftest import FakeTime
+from .conftest import FakeTime, limits_on_a_clock
 from .stats import STATS
 
 TABLE = "192.0.2.10"  # the table's Wi-Fi, as the proxy sees it
@@ -55,13 +55,8 @@ STRANGER = "198.51.100.7"
 @pytest.fixture(autouse=True)
 def fresh_limits(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
     """Empty buckets on a clock the test moves, and X-Forwarded-For trusted (as behind the documented proxy)."""
-    ratelimit.reset_all()
-    page_limits.reset()
-    clock = FakeTime(1000.0)
-    for limiter in ratelimit.LIMITERS:
-        monkeypatch.setattr(limiter, "now", clock)
     monkeypatch.setenv("TRUST_PROXY", "1")
-    return clock
+    return limits_on_a_clock(monkeypatch)
 
 
 def at(user: User, address: str) -> User:

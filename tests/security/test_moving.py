@@ -14,10 +14,10 @@ import pytest
 from nicegui.testing import User
 
 from tests.web.helpers import create_room, wait_for
-from webgame import leases, page_limits, ratelimit, rooms
+from webgame import leases, ratelimit, rooms
 from webgame.pages import components
 
-from .conftest import FakeTime
+from .conftest import FakeTime, limits_on_a_clock
 
 MOVING = "This room is moving to another server."
 
@@ -38,12 +38,7 @@ class Claims:
 
 @pytest.fixture(autouse=True)
 def fresh_limits(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
-    ratelimit.reset_all()
-    page_limits.reset()
-    clock = FakeTime(1000.0)
-    for limiter in ratelimit.LIMITERS:
-        monkeypatch.setattr(limiter, "now", clock)
-    return clock
+    return limits_on_a_clock(monkeypatch)
 
 
 @pytest.fixture
