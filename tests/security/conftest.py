@@ -7,7 +7,13 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import FakeTime, db, fake_time, isolated_data  # noqa: F401 - fixtures, re-exported
+from tests.web.conftest import (  # noqa: F401 - fixtures, re-exported
+    FakeTime,
+    db,
+    fake_time,
+    isolated_data,
+    navigation_of_the_page,
+)
 from webgame import page_limits, ratelimit
 
 from .stats import STATS

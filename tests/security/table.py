@@ -45,8 +45,9 @@ class Phone:
 
 
 async def drain(timeout: float = 2.0) -> None:
-    """Let handlers, refreshes and every client's outbox run until nothing is pending. (An outbox that
-    found no socket yet sleeps 0.1 s, so a freshly loaded page may need real time.)"""
+    """Let handlers, refreshes and every client's outbox run until nothing is pending, a room's coalesced
+    presence news included (told ``PRESENCE_DELAY`` after a phone connects). (An outbox that found no socket
+    yet sleeps 0.1 s, so a freshly loaded page may need real time.)"""
     from nicegui import Client
 
     loop = asyncio.get_running_loop()
@@ -54,7 +55,8 @@ async def drain(timeout: float = 2.0) -> None:
     quiet = 0
     while loop.time() < end:
         await asyncio.sleep(0)
-        pending = any(client.outbox.updates or client.outbox.messages for client in list(Client.instances.values()))
+        pending = any(client.outbox.updates or client.outbox.messages for client in list(Client.instances.values())) \
+            or any(task.get_name().startswith("presence of room") for task in asyncio.all_tasks())
         if pending:
             quiet = 0
             await asyncio.sleep(0.005)

@@ -7,6 +7,9 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from nicegui import context
+from nicegui.testing import User
+from nicegui.testing.user_navigate import UserNavigate
 
 import webgame.app  # noqa: F401 - every webgame module loaded once, so the snapshot below holds them all
 from webgame import rooms
@@ -43,6 +46,31 @@ def isolated_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     yield data
     rooms.registry.clear()
     sys.modules.update(modules)
+
+
+@pytest.fixture(autouse=True)
+def navigation_of_the_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ui.navigate.to`` moves the browser of the page it runs in, as a real browser does.
+
+    NiceGUI's simulated ``User`` keeps one global ``ui.navigate``: the last user any code touched, and a page's
+    own updates touch its user. A Join tapped on one phone while another phone's room page redrew moved that
+    other phone (tests/security/test_availability.py failed one run in four on a busy machine)."""
+    users: list[User] = []
+    opened, navigated = User.open, UserNavigate.to
+
+    async def open_and_remember(user: User, path: str, *, clear_forward_history: bool = True) -> object:
+        if not any(known is user for known in users):
+            users.append(user)
+        return await opened(user, path, clear_forward_history=clear_forward_history)
+
+    def to_the_page_own_user(navigate: UserNavigate, target: object, new_tab: bool = False) -> None:
+        client = context.client
+        owner = next((user for user in users if object.__getattribute__(user, "client") is client), None)
+        navigated(object.__getattribute__(owner, "navigate") if owner is not None else navigate,
+                  target, new_tab)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(User, "open", open_and_remember)
+    monkeypatch.setattr(UserNavigate, "to", to_the_page_own_user)
 
 
 @pytest.fixture

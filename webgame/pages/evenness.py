@@ -91,6 +91,8 @@ def even_out(room: Room, what: str = "") -> None:
 
 
 def _pad_to_largest(pages: list[Any]) -> None:
+    if not any(page.client.outbox.updates for page in pages):
+        return  # nothing to send to anyone (a presence change no page shows): no pad-only message either
     sizes = []
     for page in pages:
         _set_pad(page, 0)
