@@ -21,6 +21,7 @@ import asyncio
 import dataclasses
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -348,16 +349,23 @@ class GameRoom(Room):
             await self.sync()
         return True
 
-    async def pick(self, phone: Phone, key: str) -> None:
-        """A selection tap that only re-renders the tapper's own panel."""
+    async def pick(self, phone: Phone, key: str, then: Callable[[], str | None]) -> None:
+        """A selection tap that only re-renders the tapper's own panel; done when ``then`` (the next button)
+        is on the screen. Another update may come first (the room's presence news, a bot's move): like a
+        person, the phone waits for its own answer."""
         node = phone.node(key)
-        if node is not None and not node.get("o"):
+        if node is not None and not node.get("o") and then() is not None:
             return  # already the selected target (filled, not outlined): the same model, nothing would be sent
         start = time.perf_counter()
         await phone.click(key)
-        moment = await phone.first_update_after(start, EFFECT_TIMEOUT)
-        if moment is None:
-            raise TimeoutError(f"{phone.label}: no re-render after a pick")
+        deadline, seen = start + EFFECT_TIMEOUT, start
+        while True:
+            moment = await phone.first_update_after(seen, max(0.0, deadline - time.perf_counter()))
+            if moment is None:
+                raise TimeoutError(f"{phone.label}: no re-render after a pick")
+            if then() is not None:
+                break
+            seen = moment
         self.stats.own_ms.append((moment - start) * 1000)
 
     async def choose_act(self, phone: Phone, act: str) -> None:
@@ -398,17 +406,17 @@ class GameRoom(Room):
             if action.act == "pass":
                 return _need(phone.button("Skip"), "Skip")
             await self.choose_act(phone, action.act)
-            await self.pick(phone, self.target(phone, action.target))
+            await self.pick(phone, self.target(phone, action.target), lambda: phone.button("Confirm"))
             return _need(phone.button("Confirm"), "Confirm")
         if isinstance(action, Vote):
             if action.target is None:
                 return _need(phone.button("Abstain"), "Abstain")
-            await self.pick(phone, self.target(phone, action.target))
+            await self.pick(phone, self.target(phone, action.target), lambda: phone.button("Confirm"))
             return _need(phone.button("Confirm"), "Confirm")
         if isinstance(action, Ready):
             return _need(phone.button("I'm ready to vote"), "ready")
         if isinstance(action, Nominate):
-            await self.pick(phone, self.target(phone, action.target))
+            await self.pick(phone, self.target(phone, action.target), lambda: phone.button(contains="Nominate "))
             return _need(phone.button(contains="Nominate "), "Nominate")
         if isinstance(action, EndSpeech):
             return _need(phone.button("End my speech"), "End my speech")
