@@ -188,6 +188,7 @@ class GameRoom(Room):
         self.code = self.path.rsplit("/", 1)[-1]
         await host.drop()
         await host.visit(self.path)
+        self.path = host.path  # the address bar after the redirect (a cluster's /p/NAME/r/CODE is /r/CODE): the link
         for label in TIMERS:  # long timers: the bench's taps end every step, the clock stays out of the way
             start = time.perf_counter()
             await host.type_into(_need(host.find("q-input", label=label), f"timer {label}"), 600)

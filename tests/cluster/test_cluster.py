@@ -251,7 +251,7 @@ def test_a_phone_of_a_frozen_process_is_seated_elsewhere_by_its_reload(cluster: 
                 reloading = Phone(cluster.nginx.base, "reload")  # the same browser (cookies), a fresh page load
                 reloading.jar = room.phones[1].session.cookie_jar if room.phones[1].session else None
                 started = time.time()
-                await reloading.visit(room.path)
+                await reloading.visit(room.path, attempts=3)  # a wrong route fails, not retries for minutes
                 while not in_game(reloading):
                     assert time.time() - started < 120, "not seated again"
                     await reloading.wait(0.2)
