@@ -19,7 +19,7 @@ from pathlib import Path
 from fastapi.responses import PlainTextResponse
 from nicegui import app, background_tasks, ui
 
-from webgame import app_manifest, cluster, framework, page_template, transport
+from webgame import app_manifest, asgi_layers, cluster, framework, page_template, transport
 from webgame.clock import Clock
 from webgame.db import data_dir, register_database
 from webgame.identity import quiet_storage_reads, storage_secret
@@ -55,6 +55,8 @@ def _freeze_after_full(phase: str, info: dict[str, int]) -> None:
 FULL_COLLECTION_EVERY = 600.0  # seconds: at most this long between two collections of everything
 FROZEN_GROWTH = 1.25  # ... or sooner, once the frozen objects are this many times as many as after the last one
 FROZEN_CHECK = 10.0  # seconds between two looks at the frozen count (the sooner, the less garbage piles up)
+GROWTH_SETTLE = 60.0  # seconds after the start or the last collection before growth may trigger one: a restart's
+# reconnect storm builds every page again (the frozen count doubles) and needs the CPU the collection would take
 
 
 def collect_everything() -> int:
@@ -76,10 +78,18 @@ def _malloc_trim() -> Callable[[], object] | None:
     return lambda: trim(0)
 
 
+def collection_due(since_last: float, frozen_now: int, frozen_after_last: int) -> bool:
+    """Whether ``full_collections`` collects everything now: ``since_last`` seconds after the last collection
+    (or the start), with ``frozen_now`` frozen objects against ``frozen_after_last`` right after it."""
+    grown = frozen_now > FROZEN_GROWTH * max(frozen_after_last, 1)
+    return since_last >= FULL_COLLECTION_EVERY or (grown and since_last >= GROWTH_SETTLE)
+
+
 async def full_collections() -> None:
     """Frees the cycles that died among frozen objects (pages closed, lobbies redrawn): a collection of
     everything every ``FULL_COLLECTION_EVERY`` seconds, or sooner when the frozen objects grew by a quarter
-    (a burst of lobbies filling up leaves much behind).
+    (a burst of lobbies filling up leaves much behind), but not within ``GROWTH_SETTLE`` of the last one or of the
+    start: after a restart the phones' pages are all built again at once, which is growth, not garbage.
 
     At every look it also hands the C allocator's free pages back to the system (``malloc_trim``): the
     screen parts' models are strings of a few kilobytes, redrawn all the time, and the holes they leave in
@@ -89,7 +99,7 @@ async def full_collections() -> None:
     while True:
         await asyncio.sleep(FROZEN_CHECK)
         now = time.monotonic()
-        if now - last >= FULL_COLLECTION_EVERY or gc.get_freeze_count() > FROZEN_GROWTH * max(frozen, 1):
+        if collection_due(now - last, gc.get_freeze_count(), frozen):
             frozen, last = collect_everything(), now
         if trim is not None:
             trim()
@@ -143,6 +153,7 @@ def place_browser_storage() -> Path:
 def run() -> None:
     tune_gc()
     place_browser_storage()
+    asgi_layers.install()  # NiceGUI's three HTTP middlewares without a task each per request (webgame.asgi_layers)
     ui.run(
         host=os.environ.get("HOST", "0.0.0.0"),
         port=int(os.environ.get("PORT", "8080")),
