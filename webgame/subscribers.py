@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from typing import Generic, Protocol, TypeVar
 
@@ -17,6 +18,8 @@ from webgame.chat import ChatLine
 log = logging.getLogger(__name__)
 
 PRESENCE_DELAY = 0.3  # seconds: the connections and departures of this long are told to the pages at once
+PRESENCE_BUSY_DELAY = 1.5  # ... or of this long, when the pages were told of one less than PRESENCE_BUSY ago
+PRESENCE_BUSY = 3.0  # seconds: a room whose phones come and go this often (a restart's storm) is told less often
 
 OwnerT = TypeVar("OwnerT")
 
@@ -40,6 +43,7 @@ class Audience(Generic[OwnerT]):
         self.connections: dict[str, int] = {}  # token hash -> pages of his connected now
         self.shown_second: int | None = None  # the countdown's whole second the pages were last told of
         self.presence_due: asyncio.Task[None] | None = None  # telling the pages who is online, shortly
+        self.presence_told = -PRESENCE_BUSY  # time.monotonic() when the pages were last told who is online
 
     def subscribe(self, page: Subscriber) -> None:
         self.pages.append(page)
@@ -103,7 +107,9 @@ class Audience(Generic[OwnerT]):
         """Tell the pages who is online, once for every change of the next ``PRESENCE_DELAY`` seconds. After a
         restart a room's phones come back one after the other, and each one's arrival redrew the players' dots
         on every page of the room (a dozen phones: 78 redraws; a tenth of the server's work in the reconnect
-        storm, docs/PERFORMANCE.md). ``is_connected`` itself is never late (the host's watch reads it)."""
+        storm, docs/PERFORMANCE.md). While phones keep coming (the pages were told less than ``PRESENCE_BUSY``
+        ago) the changes gather for ``PRESENCE_BUSY_DELAY``: a table coming back over several seconds is redrawn
+        a few times, not once per phone. ``is_connected`` itself is never late (the host's watch reads it)."""
         if self.presence_due is not None:
             return
         try:
@@ -111,11 +117,14 @@ class Audience(Generic[OwnerT]):
         except RuntimeError:  # no loop (a test's plain call): at once
             self.notify("presence")
             return
-        self.presence_due = loop.create_task(self._tell_presence(), name=f"presence of room {self.code}")
+        busy = time.monotonic() - self.presence_told < PRESENCE_BUSY
+        delay = PRESENCE_BUSY_DELAY if busy else PRESENCE_DELAY
+        self.presence_due = loop.create_task(self._tell_presence(delay), name=f"presence of room {self.code}")
 
-    async def _tell_presence(self) -> None:
+    async def _tell_presence(self, delay: float) -> None:
         try:
-            await asyncio.sleep(PRESENCE_DELAY)
+            await asyncio.sleep(delay)
         finally:
             self.presence_due = None
+        self.presence_told = time.monotonic()
         self.notify("presence")

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from webgame import subscribers
 from webgame.chat import ChatLine
 from webgame.subscribers import Audience
@@ -32,6 +34,22 @@ async def test_a_burst_of_phones_redraws_the_dots_once_and_soon() -> None:
     await asyncio.sleep(subscribers.PRESENCE_DELAY + 0.2)
     assert all(page.told == ["presence"] for page in pages)  # one redraw each instead of one per phone
     audience.client_disconnected("seat-3")
-    assert not audience.is_connected("seat-3")
+    assert not audience.is_connected("seat-3")  # known at once
     await asyncio.sleep(subscribers.PRESENCE_DELAY + 0.2)
+    assert all(page.told == ["presence"] for page in pages)  # phones still coming and going: gathered longer
+    await asyncio.sleep(subscribers.PRESENCE_BUSY_DELAY - subscribers.PRESENCE_DELAY)
     assert all(page.told == ["presence", "presence"] for page in pages)  # a phone gone is shown too
+
+
+async def test_a_phone_coming_back_to_a_quiet_room_is_shown_soon(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(subscribers, "PRESENCE_BUSY", 0.5)
+    audience: Audience[object] = Audience(object(), "K7QXM")
+    page = Page()
+    audience.subscribe(page)
+    audience.client_connected("seat-1")
+    await asyncio.sleep(subscribers.PRESENCE_DELAY + 0.2)
+    assert page.told == ["presence"]
+    await asyncio.sleep(subscribers.PRESENCE_BUSY)  # the room quiet again
+    audience.client_connected("seat-2")
+    await asyncio.sleep(subscribers.PRESENCE_DELAY + 0.2)
+    assert page.told == ["presence", "presence"]
