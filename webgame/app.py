@@ -19,7 +19,7 @@ from pathlib import Path
 from fastapi.responses import PlainTextResponse
 from nicegui import app, background_tasks, ui
 
-from webgame import app_manifest, asgi_layers, cluster, framework, page_template, transport
+from webgame import app_manifest, asgi_layers, cluster, framework, page_escape, page_template, transport
 from webgame.clock import Clock
 from webgame.db import data_dir, register_database
 from webgame.identity import quiet_storage_reads, storage_secret
@@ -125,6 +125,7 @@ def setup() -> None:
     app.add_api_route("/healthz", _healthz, methods=["GET"], include_in_schema=False)
     app.add_api_route(app_manifest.PATH, app_manifest.web_manifest, methods=["GET"], include_in_schema=False)
     page_template.install()  # no fonts, a lighter Quasar CSS, our icons and day colours (webgame.page_template)
+    page_escape.install()  # a page's elements escaped for its HTML without str.translate (webgame.page_escape)
     home.register()
     room.register()
     results_screen.register()
