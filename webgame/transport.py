@@ -116,3 +116,31 @@ def direct_emit(manager: Any) -> None:
 
     manager.emit = emit
     manager.direct_emit = True
+
+
+WEBSOCKET_PROTOCOL = "websockets-sansio"  # uvicorn's websocket on the ``websockets`` library's sans-I/O core
+
+
+def sansio_websockets() -> None:
+    """Before ``ui.run``: uvicorn serves the sockets with ``websockets``' protocol instead of ``wsproto``.
+
+    ``ui.run`` fixes ``ws='wsproto'`` (NiceGUI's pull request 5256 moved off the deprecated ``websockets.legacy``
+    and named ``websockets-sansio`` as the other choice). ``wsproto`` is pure Python, frames and handshake alike:
+    after a restart, when every phone opens its socket again at once, it was an eighth of the server's work
+    (docs/PERFORMANCE.md, the reconnect storm); ``websockets`` unmasks frames in C. Its settings are uvicorn's
+    own, ``ws_per_message_deflate=False`` (``RUN_KWARGS``) included."""
+    from nicegui import ui_run
+    from nicegui.server import CustomServerConfig
+
+    base: type[CustomServerConfig] = getattr(ui_run, "CustomServerConfig")  # noqa: B009 (not exported by name)
+    if getattr(base, "websocket_protocol", None) == WEBSOCKET_PROTOCOL:
+        return
+
+    class SansIOConfig(base):  # type: ignore[valid-type, misc]
+        websocket_protocol = WEBSOCKET_PROTOCOL
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            kwargs["ws"] = WEBSOCKET_PROTOCOL
+            super().__init__(*args, **kwargs)
+
+    setattr(ui_run, "CustomServerConfig", SansIOConfig)  # noqa: B010 (the name ui.run reads)

@@ -87,3 +87,19 @@ def test_install_puts_them_where_ui_run_takes_niceguis_from(monkeypatch: pytest.
     assert nicegui.ui_run.RedirectWithPrefixMiddleware is asgi_layers.RedirectWithPrefix
     assert nicegui.ui_run.SetCacheControlMiddleware is asgi_layers.CacheControl
     assert nicegui.storage.RequestTrackingMiddleware is asgi_layers.RequestTracking
+
+
+def test_ui_run_serves_the_sockets_with_websockets_sansio_protocol(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ui.run`` passes ``ws='wsproto'``; the server's socket protocol is websockets' instead, still without
+    per-message compression (the padding of every phone's updates must not be squeezed: webgame.transport)."""
+    from webgame import transport
+
+    monkeypatch.setattr(nicegui.ui_run, "CustomServerConfig", nicegui.ui_run.CustomServerConfig)  # put back after
+    transport.sansio_websockets()
+    transport.sansio_websockets()  # twice: once
+    uvicorn_kwargs = {name: value for name, value in transport.RUN_KWARGS.items() if name.startswith("ws_")}
+    config = nicegui.ui_run.CustomServerConfig(core.app, ws="wsproto", **uvicorn_kwargs)
+    assert config.ws == "websockets-sansio"
+    assert config.ws_per_message_deflate is False
+    config.load()
+    assert config.ws_protocol_class.__name__ == "WebSocketsSansIOProtocol"

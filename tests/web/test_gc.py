@@ -42,7 +42,7 @@ def test_a_full_collection_freezes_what_survives_it() -> None:
 
 
 def test_a_restart_rebuilding_every_page_is_not_collected_at_once_but_a_burst_later_is() -> None:
-    """After a restart the phones' pages are built again at once (the frozen count doubles): no collection of
+    """After a restart the phones' pages are built again at once (the heap doubles): no collection of
     everything in the middle of that reconnect storm; growth a minute on is collected, and time alone too."""
     assert not app.collection_due(10.0, 2_000_000, 800_000)  # the storm, 10 s after the start
     assert app.collection_due(app.GROWTH_SETTLE, 2_000_000, 800_000)  # grown, a minute on
