@@ -20,7 +20,7 @@ from pathlib import Path
 from fastapi.responses import PlainTextResponse
 from nicegui import app, background_tasks, ui
 
-from webgame import app_manifest, asgi_layers, cluster, framework, page_escape, page_template, transport
+from webgame import app_manifest, asgi_layers, cluster, framework, page_escape, page_template, stale_sockets, transport
 from webgame.clock import Clock
 from webgame.db import data_dir, register_database
 from webgame.identity import quiet_storage_reads, storage_secret
@@ -164,6 +164,7 @@ def run() -> None:
     place_browser_storage()
     asgi_layers.install()  # NiceGUI's three HTTP middlewares without a task each per request (webgame.asgi_layers)
     transport.sansio_websockets()  # uvicorn's websocket on websockets' protocol, not wsproto's (webgame.transport)
+    app.add_middleware(stale_sockets.StaleSockets)  # a gone page's socket: refused at once
     ui.run(
         host=os.environ.get("HOST", "0.0.0.0"),
         port=int(os.environ.get("PORT", "8080")),

@@ -1,0 +1,81 @@
+"""A socket for a page this process does not have, refused in three frames instead of through socket.io.
+
+After a restart (or when a process of a cluster takes a room over) every phone's socket comes back with the
+id of a page that is gone. NiceGUI refuses it, and its script then reloads the page: the refusal goes through
+the whole app (the session cookie, engine.io's and socket.io's connect, NiceGUI's handshake) and cost 1.5-2 ms
+of the server's CPU, a fifth of what re-seating a phone costs (docs/PERFORMANCE.md, the reconnect storm).
+``StaleSockets`` answers such a socket before any of that: engine.io's open packet, the socket.io
+``CONNECT_ERROR`` NiceGUI's refusal sends (``Implicit handshake failed``, on which ``nicegui.js`` reloads the
+page), and a close. A socket whose page exists, or that does not ask for NiceGUI's implicit handshake, goes
+through as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from urllib.parse import parse_qs
+
+from nicegui import Client, core
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+SOCKET_PATH = "/_nicegui_ws/socket.io/"  # NiceGUI's socket, after any prefix (a cluster's /r/CODE)
+REFUSAL = '44{"message":"Implicit handshake failed"}'  # socket.io CONNECT_ERROR, as python-socketio sends it
+CONNECT_WAIT = 10.0  # seconds the browser has to send socket.io's connect after engine.io's open
+
+
+def stale_client(scope: Scope) -> bool:
+    """A websocket for NiceGUI's socket that asks for the implicit handshake of a page this process lacks."""
+    if scope["type"] != "websocket" or not scope.get("path", "").endswith(SOCKET_PATH):
+        return False
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    if query.get("implicit_handshake") != ["true"] or query.get("EIO") != ["4"]:
+        return False
+    client_id = query.get("client_id", [""])[0]
+    return bool(client_id) and client_id not in Client.instances
+
+
+def open_packet() -> str:
+    """engine.io's open packet, with the server's own settings (the browser's socket.io reads them)."""
+    eio = core.sio.eio if core.sio is not None else None
+    ping_timeout = getattr(eio, "ping_timeout", 20)
+    ping_interval = getattr(eio, "ping_interval", 25) + getattr(eio, "ping_interval_grace_period", 0)
+    return "0" + json.dumps({"sid": secrets.token_urlsafe(15), "upgrades": [],
+                             "pingTimeout": int(ping_timeout * 1000), "pingInterval": int(ping_interval * 1000),
+                             "maxPayload": getattr(eio, "max_http_buffer_size", 1_000_000)},
+                            separators=(",", ":"))
+
+
+async def refuse(receive: Receive, send: Send) -> None:
+    """Accept the websocket, open engine.io, wait for socket.io's connect, refuse it, close."""
+    if (await receive())["type"] != "websocket.connect":
+        return
+    await send({"type": "websocket.accept"})
+    await send({"type": "websocket.send", "text": open_packet()})
+    try:
+        async with asyncio.timeout(CONNECT_WAIT):
+            while True:
+                message = await receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                if (message.get("text") or "").startswith("40"):
+                    break
+    except TimeoutError:
+        await send({"type": "websocket.close", "code": 1000})
+        return
+    await send({"type": "websocket.send", "text": REFUSAL})
+    await send({"type": "websocket.close", "code": 1000})
+
+
+class StaleSockets:
+    """The ASGI layer (``webgame.app.setup`` adds it)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if stale_client(scope):
+            await refuse(receive, send)
+        else:
+            await self.app(scope, receive, send)
