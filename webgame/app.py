@@ -164,7 +164,7 @@ def run() -> None:
     place_browser_storage()
     asgi_layers.install()  # NiceGUI's three HTTP middlewares without a task each per request (webgame.asgi_layers)
     transport.sansio_websockets()  # uvicorn's websocket on websockets' protocol, not wsproto's (webgame.transport)
-    app.add_middleware(stale_sockets.StaleSockets)  # a gone page's socket: refused at once
+    stale_sockets.install(app)  # a gone page's socket: refused at once (webgame.stale_sockets)
     ui.run(
         host=os.environ.get("HOST", "0.0.0.0"),
         port=int(os.environ.get("PORT", "8080")),

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+from typing import Any
 from urllib.parse import parse_qs
 
 from nicegui import Client, core
@@ -69,7 +70,7 @@ async def refuse(receive: Receive, send: Send) -> None:
 
 
 class StaleSockets:
-    """The ASGI layer (``webgame.app.setup`` adds it)."""
+    """The ASGI layer (``install`` adds it to the app before the server starts)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -79,3 +80,13 @@ class StaleSockets:
             await refuse(receive, send)
         else:
             await self.app(scope, receive, send)
+
+
+def install(app: Any) -> bool:
+    """Add the layer to the app (once), before it has started: Starlette builds its middleware then. False if
+    it could not (already there, or the app already runs: a test that calls ``webgame.app.run`` with a fake
+    ``ui.run``)."""
+    if any(middleware.cls is StaleSockets for middleware in app.user_middleware) or app.middleware_stack is not None:
+        return False
+    app.add_middleware(StaleSockets)
+    return True

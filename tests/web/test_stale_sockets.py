@@ -99,3 +99,15 @@ async def test_a_live_pages_socket_and_everything_else_goes_through(monkeypatch:
                   {"type": "http", "path": "/_nicegui_ws/socket.io/", "query_string": QUERY.format(id="x").encode()}):
         await layer(scope, browser.receive, browser.send)
     assert len(app.called) == 4 and browser.frames == []
+
+
+def test_install_adds_the_layer_once_and_never_to_a_running_app() -> None:
+    from fastapi import FastAPI
+
+    app = FastAPI()
+    assert stale_sockets.install(app)
+    assert not stale_sockets.install(app)  # once
+    assert [middleware.cls for middleware in app.user_middleware] == [StaleSockets]
+    running = FastAPI()
+    running.middleware_stack = running.build_middleware_stack()  # as after its first request
+    assert not stale_sockets.install(running)
