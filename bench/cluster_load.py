@@ -9,7 +9,8 @@ through the proxy. Measured: tap to every screen p50/p95/p99; CPU of the game pr
 of PostgreSQL, per action; then the failover: with one process, it is killed (SIGKILL) and started again (the
 reconnect storm of ``bench.load``, through the proxy); with more, the process holding the most rooms is killed
 and not restarted: the time until every phone of its rooms is seated again on another process, and one more
-action per room must reach every screen.
+action per room must reach every screen. ``--restart-all``: with more processes, all of them are killed and
+started again instead (the storm of a whole cluster: every phone re-seated).
 """
 
 from __future__ import annotations
@@ -62,8 +63,11 @@ def _owners(postgres: Postgres, database: str) -> dict[str, int]:
 
 
 def run_cluster(postgres: Postgres, processes: int, rooms: int, players: int, duration: float, think: float,
-                workers: int, folder: Path, log: Any, direct: bool = False) -> dict[str, Any]:
-    """One run; ``direct``: one process on PostgreSQL without the proxy (what the proxy itself costs)."""
+                workers: int, folder: Path, log: Any, direct: bool = False,
+                restart_all: bool = False) -> dict[str, Any]:
+    """One run; ``direct``: one process on PostgreSQL without the proxy (what the proxy itself costs);
+    ``restart_all``: every process killed and started again (a deploy, a reboot: every phone re-seated) instead
+    of the failover."""
     database = f"bench_{processes}_{int(time.time())}"
     url = postgres.create_database(database)
     data = folder / f"cluster-{processes}"
@@ -124,6 +128,14 @@ def run_cluster(postgres: Postgres, processes: int, rooms: int, players: int, du
             servers[victim].kill()
             killed = time.time()
             servers[victim].start()
+        elif restart_all:
+            pool.ask("arm", give_up)
+            log(f"[{result['kind']}] storm: killing and restarting every process")
+            for server in servers.values():
+                server.kill()
+            killed = time.time()
+            start_all(list(servers.values()))
+            victim, result["kind"] = "every process", result["kind"] + ", all restarted"
         else:
             pool.ask("failover", (give_up, 5.0))
             log(f"[{result['kind']}] failover: killing {victim} ({owners.get(victim)} rooms)")
@@ -193,6 +205,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--think", type=float, default=1.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--direct", action="store_true", help="also one process on PostgreSQL without the proxy")
+    parser.add_argument("--restart-all", action="store_true",
+                        help="with several processes: kill and restart them all (the storm) instead of the failover")
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--table", nargs="+", type=Path, default=None,
                         help="only print the table of these JSON files (this script's, then bench.load's)")
@@ -211,7 +225,8 @@ def main(argv: list[str]) -> int:
     try:
         for count, direct in runs:
             results.append(run_cluster(postgres, count, args.rooms, args.players, args.duration, args.think,
-                                       args.workers, folder, lambda text: print(text, flush=True), direct))
+                                       args.workers, folder, lambda text: print(text, flush=True), direct,
+                                       args.restart_all))
             if args.json:
                 args.json.write_text(json.dumps(results, indent=1))
     finally:

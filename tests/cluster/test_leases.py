@@ -45,6 +45,25 @@ async def test_one_owner_at_a_time_and_a_lapsed_lease_is_taken_over(pg: str) -> 
     assert await store.load_actions(game.id) == [{"n": 0}, {"n": "b's"}]
 
 
+async def test_a_restarted_process_takes_its_predecessors_rooms_at_once_and_fences_it_out(pg: str) -> None:
+    """The proxy sends p1's rooms to whatever runs as p1: after a restart the new p1 need not wait for the old
+    p1's leases to lapse; the old one, were it only frozen, can write nothing once the epoch moved on. Another
+    process's lease is still waited for."""
+    room, game = await _game()
+    old = await leases.acquire(room.id, "p1:100:aaaa", ttl=60)
+    assert old == Fence("p1:100:aaaa", 1)
+    assert await leases.acquire(room.id, "p2:200:bbbb", ttl=60) is None  # another process: waits
+    assert await leases.acquire(room.id, "p10:300:cccc", ttl=60) is None  # "p10" is not "p1"
+    new = await leases.acquire(room.id, "p1:400:dddd", ttl=60)  # p1 restarted: at once, a new epoch
+    assert new == Fence("p1:400:dddd", 2)
+    with pytest.raises(LeaseLost):
+        await store.append_action(game.id, 0, {"n": "the old p1's"}, lease=old)
+    await store.append_action(game.id, 0, {"n": "the new p1's"}, lease=new)
+    assert (await leases.renew({room.id: old}))[0] == {room.id}  # the old one, awake, finds the room lost
+    assert await store.load_actions(game.id) == [{"n": "the new p1's"}]
+    assert leases.slot("p1:400:dddd") == "p1:" and leases.slot("a") is None
+
+
 async def test_a_takeover_waits_for_a_write_in_flight(pg: str) -> None:
     """The old owner's write that checked its lease before the takeover is in the log the new owner reads."""
     room, game = await _game()
