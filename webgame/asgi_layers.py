@@ -23,16 +23,26 @@ _ASSETS = f"/_nicegui/{__version__}/"
 _DYNAMIC = f"/_nicegui/{__version__}/dynamic_resources/"
 
 
-class RedirectWithPrefix:
-    """A redirect to a path of this app goes through the proxy's prefix (``X-Forwarded-Prefix``)."""
+class HttpLayer:
+    """An ASGI layer for HTTP requests: websockets and the lifespan go straight through to the app."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] == "http":
+            await self.http(scope, receive, send)
+        else:
             await self.app(scope, receive, send)
-            return
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.app(scope, receive, send)
+
+
+class RedirectWithPrefix(HttpLayer):
+    """A redirect to a path of this app goes through the proxy's prefix (``X-Forwarded-Prefix``)."""
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         prefix = next((value.decode("latin-1") for name, value in scope["headers"]
                        if name == b"x-forwarded-prefix"), "")
 
@@ -47,15 +57,12 @@ class RedirectWithPrefix:
         await self.app(scope, receive, prefixed)
 
 
-class CacheControl:
+class CacheControl(HttpLayer):
     """NiceGUI's versioned assets (not its dynamic resources) get the app's ``cache_control_directives``."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")
-        if scope["type"] != "http" or not path.startswith(_ASSETS) or path.startswith(_DYNAMIC):
+        if not path.startswith(_ASSETS) or path.startswith(_DYNAMIC):
             await self.app(scope, receive, send)
             return
 
@@ -67,18 +74,12 @@ class CacheControl:
         await self.app(scope, receive, cached)
 
 
-class RequestTracking:
+class RequestTracking(HttpLayer):
     """What NiceGUI's storage needs of a request: the request in its context variable, the browser's id in
     the session (a new one for a new browser), that browser's server-side storage loaded, and
     ``request.state.responded`` once the response has started (the browser storage is read-only from then on)."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope, receive)
         storage.request_contextvar.set(request)
         if "id" not in request.session:
