@@ -398,8 +398,9 @@ def run_one(kind: str, rooms: int, players: int, duration: float, think: float, 
 def storm_phases(traces: list[list[tuple[str, float]]], start: float) -> dict[str, Any]:
     """Where a storm's time went, from every phone's steps (``Phone.trace``): when the server first answered
     it (its socket refused: reload; or accepted), how long its page took to load, then its socket to connect,
-    and how many attempts it made (p50 / p90 / max; seconds after the kill, or durations)."""
-    answered, loads, connects, attempts, waits = [], [], [], [], []
+    or how long its page took to come whole after its socket was accepted (built in place), and how many
+    attempts it made (p50 / p90 / max; seconds after the kill, or durations)."""
+    answered, loads, connects, attempts, waits, rebuilds = [], [], [], [], [], []
     for trace in traces:
         steps = [(str(name), float(moment)) for name, moment in trace]
         first = next((t for name, t in steps if name in ("refused", "connected")), None)
@@ -415,12 +416,15 @@ def storm_phases(traces: list[list[tuple[str, float]]], start: float) -> dict[st
                 loads.append(later - moment)
             if name == "loaded" and after == "connected":
                 connects.append(later - moment)
+            if name == "connected" and after == "rebuilt":
+                rebuilds.append(later - moment)
 
     def spread(values: list[float]) -> list[float | None]:
         return [percentile(values, 50), percentile(values, 90), percentile(values, 100)]
 
     return {"phones": len(traces), "first_answer_s": spread(answered), "page_load_s": spread(loads),
-            "connect_after_load_s": spread(connects), "attempts": spread([float(a) for a in attempts]),
+            "connect_after_load_s": spread(connects), "rebuilt_after_connect_s": spread(rebuilds),
+            "rebuilt": len(rebuilds), "attempts": spread([float(a) for a in attempts]),
             "last_backoff_s": spread(waits),
             "failures": dict(Counter(str(name) for trace in traces for name, _ in trace if "failed" in str(name)))}
 

@@ -58,6 +58,8 @@ SOCKET_IO_DELAYS = (1.0, 5.0)
 _UNESCAPE = (("&#36;", "$"), ("&#96;", "`"), ("&gt;", ">"), ("&lt;", "<"), ("&amp;", "&"))
 WS_PATH = "/_nicegui_ws/socket.io/"
 SCREEN_KEY = "#"  # ELEMENT#TID: a node of a screen part
+ROOT = "0"  # the page's layout, the root every element is drawn from
+REBUILT_WAIT = 10.0  # seconds a reconnected phone waits for its page built again, after a restart
 ACK = True
 PAGE_TIMEOUT = aiohttp.ClientTimeout(total=60)
 
@@ -145,6 +147,8 @@ class Phone:
         self.message_bytes = 0
         self.drop_reason = ""
         self.reconnect = False  # after a drop: retry like socket.io, reload like nicegui.js
+        self.reconnecting = False  # socket.io's reconnect, which names the page (``page_template.ADOPT_SCRIPT``)
+        self.rebuilt = 0.0  # time.time() when the server last sent the whole page again (built in place)
         self.headers: dict[str, str] = {}  # sent with every request (the bench's X-Forwarded-For: an address)
         self.jar: aiohttp.CookieJar | None = None  # another phone's cookies: a second tab of the same browser
         self.delays = SOCKET_IO_DELAYS  # (first, at most) seconds between reconnect attempts, as the page says
@@ -200,9 +204,11 @@ class Phone:
     async def connect(self) -> None:
         """Open the socket and do the implicit handshake; ``Refused`` when the server has no such client."""
         assert self.session is not None
-        query = urlencode({"client_id": self.client_id, "next_message_id": self.next_message_id,
-                           "implicit_handshake": "true", "document_id": self.document_id, "tab_id": self.tab_id,
-                           "EIO": 4, "transport": "websocket"})
+        fields: dict[str, Any] = {"client_id": self.client_id, "next_message_id": self.next_message_id,
+                                  "implicit_handshake": "true", "document_id": self.document_id, "tab_id": self.tab_id}
+        if self.path and self.reconnecting:  # the page's script names its page on a reconnect (ADOPT_SCRIPT)
+            fields["mafia_page"] = self.path
+        query = urlencode({**fields, "EIO": 4, "transport": "websocket"})
         url = self.base.replace("http", "ws", 1) + self.prefix + WS_PATH + "?" + query
         ws = await self.session.ws_connect(url, autoping=True, max_msg_size=0, compress=0)  # autoping: pong uvicorn
         try:
@@ -277,6 +283,9 @@ class Phone:
                     self.screens.pop(key, None)
                 else:
                     self.elements[key] = element
+            if ROOT in payload:  # the whole page again (built in place after a restart): drawn from the root
+                self._prune()
+                self.rebuilt = time.time()
             if not _countdown_only(payload):
                 self.recent.append(now)
                 self._wake()
@@ -287,6 +296,22 @@ class Phone:
             target = str(payload.get("path", ""))  # nicegui.js puts the page's prefix before an absolute path
             self.navigate_to = self.prefix + target if target.startswith("/") else target
             self._wake()
+
+    def _prune(self) -> None:
+        """Keep only the elements drawn from the root, as the browser's Vue draws them."""
+        reachable, todo = set(), [ROOT]
+        while todo:
+            key = todo.pop()
+            element = self.elements.get(key)
+            if key in reachable or element is None:
+                continue
+            reachable.add(key)
+            todo.extend(str(child) for child in element.get("children", ()))
+            for slot in element.get("slots", {}).values():
+                todo.extend(str(child) for child in slot.get("ids", ()))
+        for key in [key for key in self.elements if key not in reachable]:
+            del self.elements[key]
+            self.screens.pop(key, None)
 
     def _wake(self) -> None:
         waiters, self.waiters = self.waiters, []
@@ -500,30 +525,47 @@ class Phone:
         return min(first * 2 ** min(attempt, 30) * random.uniform(0.5, 1.5), most)
 
     async def recover(self, give_up: float) -> float:
-        """After a drop: socket.io's reconnect (``backoff``, as the page set it), then, when the server no longer
-        knows this client (``44``), nicegui.js reloads the page. Returns ``time.time()`` when connected."""
+        """After a drop: socket.io's reconnect (``backoff``, as the page set it), naming its page; a server that
+        lost the page builds it again in place and sends it whole (``webgame.page_adoption``), or refuses the
+        socket (``44``) and nicegui.js reloads the page. Returns ``time.time()`` when the page is back."""
         attempt = 0
         self.trace = [("dropped", time.time())]
         while time.time() < give_up:
             await asyncio.sleep(self.backoff(attempt))
             attempt += 1
             self.trace.append(("attempt", time.time()))
+            self.rebuilt = 0.0
+            self.reconnecting = True
             try:
                 await self.connect()
-                self.trace.append(("connected", time.time()))
-                return time.time()
             except Refused:
                 self.trace.append(("refused", time.time()))
-                try:
-                    await self.load(self.path)
-                    self.trace.append(("loaded", time.time()))
-                    await self.connect()
-                    self.trace.append(("connected", time.time()))
-                    return time.time()
-                except (TimeoutError, aiohttp.ClientError, ConnectionError, OSError, Refused, ValueError) as error:
-                    self.trace.append((f"reload failed {type(error).__name__}", time.time()))
-                    continue
             except (TimeoutError, aiohttp.ClientError, ConnectionError, OSError) as error:
                 self.trace.append((f"failed {type(error).__name__}", time.time()))
                 continue
+            else:
+                self.trace.append(("connected", time.time()))
+                if await self.rebuilt_page(REBUILT_WAIT):
+                    self.trace.append(("rebuilt", self.rebuilt))
+                    return self.rebuilt
+                return time.time()  # the server still had the page
+            finally:
+                self.reconnecting = False
+            try:
+                await self.load(self.path)
+                self.trace.append(("loaded", time.time()))
+                await self.connect()
+                self.trace.append(("connected", time.time()))
+                return time.time()
+            except (TimeoutError, aiohttp.ClientError, ConnectionError, OSError, Refused, ValueError) as error:
+                self.trace.append((f"reload failed {type(error).__name__}", time.time()))
+        raise TimeoutError(f"{self.label} did not reconnect")
+
+    async def rebuilt_page(self, timeout: float) -> bool:
+        """Whether the page came whole after the connect (the server built it again), within ``timeout``."""
+        deadline = time.time() + timeout
+        while not self.rebuilt and time.time() < deadline and self.connected:
+            await self.wait(min(0.5, max(0.01, deadline - time.time())))
+        return bool(self.rebuilt)
+
         raise TimeoutError(f"{self.label} did not reconnect")

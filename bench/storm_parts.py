@@ -1,8 +1,10 @@
 """``python -m bench.storm_parts``: what each step of a phone's recovery after a restart costs the server.
 
-A phone re-seated after a restart does three things (docs/PERFORMANCE.md, the reconnect storm): its socket
-comes back with the id of a page the server no longer has and is refused (``refused``), it loads its page
-again (``page``), and it connects that page's socket (``accepted``). This plays one room of ``--players``
+A phone re-seated after a restart did three things (docs/PERFORMANCE.md, the reconnect storm): its socket
+came back with the id of a page the server no longer has and was refused (``refused``), it loaded its page
+again (``page``), and it connected that page's socket (``accepted``). Now its socket names its page and the
+server builds it in place (``adopted``, ``webgame.page_adoption``); the three steps are what a page that cannot
+be built that way still costs. This plays one room of ``--players``
 simulated phones into a game on an idle server, then repeats each step ``--rounds`` times for every phone and
 prints the server's CPU per step (from ``/proc``, the pauses between the steps included, so an idle server's
 own ticks count a little). ``BENCH_PYSPY=/path/to/py-spy`` also samples each step into ``storm-part-STEP.txt``
@@ -17,13 +19,14 @@ import os
 import subprocess
 import tempfile
 import time
+import uuid
 from pathlib import Path
 
 from bench.drivers import GameRoom
 from bench.load import Server, cpu_seconds, free_port
 from bench.phone import Phone, Refused
 
-STEPS = ("refused", "page", "accepted")
+STEPS = ("refused", "page", "accepted", "adopted")
 
 
 async def step(phone: Phone, name: str, path: str) -> None:
@@ -41,9 +44,19 @@ async def step(phone: Phone, name: str, path: str) -> None:
     elif name == "page":
         await phone.drop()
         await phone.load(path)
-    else:
+    elif name == "accepted":
         await phone.drop()
         await phone.connect()
+    else:
+        await phone.drop()
+        phone.client_id = str(uuid.uuid4())  # a page this server never made: it builds the page in place
+        phone.rebuilt, phone.reconnecting = 0.0, True
+        try:
+            await phone.connect()
+        finally:
+            phone.reconnecting = False
+        if not await phone.rebuilt_page(10.0):
+            raise AssertionError("the page was not built again in place")
 
 
 async def measure(players: int, rounds: int, steps: list[str], data: Path) -> dict[str, float]:

@@ -18,7 +18,8 @@ rather than silently loading them again):
 - Quasar started with our icons and the phone's day colours (``VUE_CONFIG_SCRIPT``: light or dark as the
   phone's switch or its ``prefers-color-scheme`` says; the night's screens are dark on every phone);
 - socket.io's reconnect sooner (``RECONNECT_SCRIPT``): after a restart or a failover a phone is back within
-  ``RECONNECT_DELAY_MAX_MS`` of the server answering again, instead of up to socket.io's 5 s.
+  ``RECONNECT_DELAY_MAX_MS`` of the server answering again, instead of up to socket.io's 5 s, and names its
+  page when it does (``ADOPT_SCRIPT``), so that a server that lost the page builds it again in place.
 
 ``HEAD`` is what every page adds to its head: our stylesheet and scripts (their URLs carry a hash of their
 content, so a new version is never mixed with an old cached one), the web app manifest and the theme colour.
@@ -115,6 +116,10 @@ RECONNECT_DELAY_MS = 500
 RECONNECT_DELAY_MAX_MS = 2000
 RECONNECT_SCRIPT = (f"      window.socket?.io?.reconnectionDelay({RECONNECT_DELAY_MS})"
                     f".reconnectionDelayMax({RECONNECT_DELAY_MAX_MS});\n")
+# Every reconnect names the page in the socket's query (the address bar's path, which may have been replaced
+# since the load), so that a server that lost the page can build it again in place (``webgame.page_adoption``).
+ADOPT_SCRIPT = ('      window.socket?.io?.on("reconnect_attempt", () => '
+                '{ window.socket.io.opts.query.mafia_page = location.pathname; });\n')
 EDITS: tuple[tuple[str, str], ...] = (
     (_SANITIZER, _LAZY_SANITIZER),
     # The "no ES modules" notice showed itself after 1 s, so on a slow network a phone read it while the scripts
@@ -137,7 +142,7 @@ EDITS: tuple[tuple[str, str], ...] = (
      "{{ texts.esm_unsupported | default('Your browser does not support ES modules.') }}<br />"
      "{{ texts.esm_update | default('Please use a modern browser.') }}"),
     # (the socket is made by the app's ``mounted``, which ``mount`` runs before it returns)
-    ('      app.mount("#app");\n', '      app.mount("#app");\n' + RECONNECT_SCRIPT),
+    ('      app.mount("#app");\n', '      app.mount("#app");\n' + RECONNECT_SCRIPT + ADOPT_SCRIPT),
     *((f"{{{{ translations.{key} }}}}", f"{{{{ texts.{key} }}}}") for key in
       ("connection_lost", "trying_to_reconnect", "message_too_long", "message_too_long_body")),
 )

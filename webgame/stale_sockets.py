@@ -7,7 +7,8 @@ of the server's CPU, a fifth of what re-seating a phone costs (docs/PERFORMANCE.
 ``StaleSockets`` answers such a socket before any of that: engine.io's open packet, the socket.io
 ``CONNECT_ERROR`` NiceGUI's refusal sends (``Implicit handshake failed``, on which ``nicegui.js`` reloads the
 page), and a close. A socket whose page exists, or that does not ask for NiceGUI's implicit handshake, goes
-through as before.
+through as before; so does one whose page could be built again in place (``webgame.page_adoption``: a room's
+phone page, which then needs no reload at all).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from urllib.parse import parse_qs
 
 from nicegui import Client, core
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+from webgame import page_adoption
 
 SOCKET_PATH = "/_nicegui_ws/socket.io/"  # NiceGUI's socket, after any prefix (a cluster's /r/CODE)
 REFUSAL = '44{"message":"Implicit handshake failed"}'  # socket.io CONNECT_ERROR, as python-socketio sends it
@@ -76,7 +79,7 @@ class StaleSockets:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if stale_client(scope):
+        if stale_client(scope) and not await page_adoption.adopt(scope):
             await refuse(receive, send)
         else:
             await self.app(scope, receive, send)

@@ -10,6 +10,7 @@ Nothing here reads ``app.storage.user`` after the builder, and no redraw passes 
 from __future__ import annotations
 
 import logging
+import re
 import weakref
 from dataclasses import dataclass
 
@@ -17,7 +18,7 @@ from nicegui import Client, app, background_tasks, core, ui
 from starlette.requests import Request
 from starlette.responses import Response
 
-from webgame import ratelimit
+from webgame import page_adoption, ratelimit
 from webgame.identity import BrowserIdentity
 from webgame.pages import components, evenness, moving
 from webgame.pages.game_view import GameView
@@ -28,6 +29,7 @@ from webgame.rooms import ChatLine, Room, Stage
 log = logging.getLogger(__name__)
 
 PAGE_TIMEOUT = 30.0
+ROOM_PATH = re.compile(r"^/r/([A-Z0-9]{1,12})$")  # a phone's page of a room, as its address bar shows it
 
 
 @dataclass(slots=True)
@@ -249,25 +251,48 @@ class RoomPage:
         return changed
 
 
+async def open_page(code: str, request: Request) -> tuple[BrowserIdentity, Room | Response | None]:
+    """The start of a room page's builder: who reads it, its head, and its room (or what answers instead)."""
+    identity = components.read_identity(request)
+    _ = components.tr(identity.language)
+    components.page_head(_, request)
+    components.page_language(identity.language)
+    return identity, await components.open_room(request, code, identity)  # limits: page_limits, ratelimit
+
+
+def fill_page(room: Room, identity: BrowserIdentity, request: Request) -> None:
+    """The room's page for this browser, counted in the room's pages."""
+    RoomPage(room, identity, request, ui.context.client).build()
+    components.hold_page(room, identity, request)
+
+
+async def rebuild(code: str, request: Request) -> bool:
+    """The page of a browser whose page this process does not have (``webgame.page_adoption``): built only when
+    the room is here for it; anything else (no such room, a limit, a room moving) is the reload's to answer."""
+    identity, room = await open_page(code, request)
+    if not isinstance(room, Room):
+        return False
+    fill_page(room, identity, request)
+    return True
+
+
 def register() -> None:
     # A phone waits for its page as long as it takes (NiceGUI's default gives up after 3 s and the browser
     # retries: after a restart, 1,000 phones reloading at once made a retry storm of it).
-    @ui.page("/r/{code}", response_timeout=PAGE_TIMEOUT)
+    room_route = ui.page("/r/{code}", response_timeout=PAGE_TIMEOUT)
+
+    @room_route
     async def room_page(code: str, request: Request) -> Response | None:
-        identity = components.read_identity(request)
-        _ = components.tr(identity.language)
-        components.page_head(_, request)
-        components.page_language(identity.language)
-        room = await components.open_room(request, code, identity)  # limits: webgame/page_limits.py, ratelimit
+        identity, room = await open_page(code, request)
         if isinstance(room, Response):
             return components.not_a_page(ui.context.client, room)
         if room is None:
-            components.no_room(_, identity)
+            components.no_room(components.tr(identity.language), identity)
             return None
-        RoomPage(room, identity, request, ui.context.client).build()
-        components.hold_page(room, identity, request)
+        fill_page(room, identity, request)
         return None
 
+    page_adoption.register(ROOM_PATH, room_route, rebuild)
     app.add_api_route(components.QR_PATH, components.qr_image, methods=["GET"], include_in_schema=False)
     app.add_api_route(components.TV_QR_PATH, components.tv_qr_image, methods=["GET"], include_in_schema=False)
     app.add_api_route(moving.MOVE_QR_PATH, moving.move_qr_image, methods=["GET"], include_in_schema=False)

@@ -1,0 +1,148 @@
+"""A phone's page built again in place after a restart, under the page id its browser still holds: no reload.
+
+After a restart (or when a process of a cluster takes a room over) every phone's socket comes back with the id
+of a page the process no longer has. NiceGUI refuses such a socket and its script reloads the page: the
+refusal, a page load and a second socket, about 8 ms of the server's CPU per phone, most of the reconnect
+storm (docs/PERFORMANCE.md). Here the socket's own request does the page's work instead:
+
+- the browser's socket query names its page (``mafia_page``, the address bar's path, which the page's script
+  keeps there: ``page_template.ADOPT_SCRIPT``); only a page registered here (a room's phone page,
+  ``/r/CODE``) is built this way, anything else is refused as before and reloads;
+- the page is built by the same builder as an HTTP request's, for the browser of the socket's own session
+  cookie (the seat is the cookie's, exactly as on a reload), with the same limits; the builder says whether
+  it built the page (no such room, a limit or a room moving: refused, and the reload answers it);
+- the page's client takes the browser's old id, its outbox the browser's next message number, and its
+  elements are numbered from ``element_base()`` on, above every number the browser's old page used (those
+  are never reused for another element: NiceGUI's script would keep the old element's event listeners);
+- then the socket goes on to NiceGUI as a socket of an existing page, and the page's first update is the
+  whole new tree, which replaces the old one under the page's root (``0``, the same layout on every page).
+
+The head of the page is the old page's (our head is the same on every room page, and the language's script
+already ran); the browser's script state stays, and what the builder asks the browser to run is run again
+(it is written to be run again: ``history.replaceState``, the wake lock).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from urllib.parse import parse_qs
+
+from nicegui import Client, core, storage
+from nicegui.page import page as Page
+from starlette.requests import Request
+from starlette.types import Scope
+
+from webgame import browser_storage, leases
+
+log = logging.getLogger(__name__)
+
+PAGE_PARAM = "mafia_page"  # the socket's query: the page's path, as the browser's address bar shows it
+Builder = Callable[[str, Request], Awaitable[bool]]  # (the path's first group, request) -> the page was built
+_PAGES: list[tuple[re.Pattern[str], Page, Builder]] = []
+ADOPTED = {"pages": 0, "refused": 0}  # since the start (the tests and the bench read it)
+
+
+def register(path: re.Pattern[str], route: Page, builder: Builder) -> None:
+    """A page that a socket of a gone page may have built again (its builder runs inside the new client)."""
+    _PAGES[:] = [entry for entry in _PAGES if entry[0].pattern != path.pattern]
+    _PAGES.append((path, route, builder))
+
+
+def element_base() -> int:
+    """The first element number of a page built again: the time in milliseconds. A page's elements are
+    numbered from 0 when it is loaded, and a page built again at an earlier time would have had to make one
+    element per millisecond since then to reach this number (well within JavaScript's exact integers)."""
+    return int(time.time() * 1000)
+
+
+def _query(scope: Scope) -> dict[str, str]:
+    return {key: values[0] for key, values in parse_qs(scope.get("query_string", b"").decode("latin-1")).items()}
+
+
+def _http_scope(scope: Scope, path: str, code: str) -> Scope:
+    """The request this page would have come with: the socket's own headers, cookies and session."""
+    headers = [(key, value) for key, value in scope.get("headers", []) if key != b"x-forwarded-prefix"]
+    if leases.ACTIVE:  # a cluster's room page is built under its room's prefix (webgame.cluster.Routing)
+        headers.append((b"x-forwarded-prefix", f"/r/{code}".encode()))
+    return {**scope, "type": "http", "method": "GET", "path": path, "raw_path": path.encode(), "query_string": b"",
+            "headers": headers, "state": {}, "http_version": "1.1", "scheme": "https" if scope.get("scheme") == "wss"
+            else "http"}
+
+
+async def adopt(scope: Scope) -> bool:
+    """Build the page of this socket (a websocket whose page this process lacks) under its old id; False when
+    it was not built (then the socket is refused, and the browser reloads)."""
+    query = _query(scope)
+    path, client_id = query.get(PAGE_PARAM, ""), query.get("client_id", "")
+    session = scope.get("session")
+    if not isinstance(session, dict) or not session.get("id") or not _is_uuid(client_id):
+        return False
+    try:
+        next_message = int(query.get("next_message_id", ""))
+    except ValueError:
+        return False
+    for pattern, route, builder in _PAGES:
+        match = pattern.match(path)
+        if match is not None and next_message >= 0:
+            built = await _build(scope, path, match.group(1), route, builder, client_id, next_message)
+            ADOPTED["pages" if built else "refused"] += 1
+            return built
+    return False
+
+
+def _is_uuid(text: str) -> bool:
+    try:
+        return str(uuid.UUID(text)) == text
+    except ValueError:
+        return False
+
+
+async def _build(scope: Scope, path: str, code: str, route: Page, builder: Builder, client_id: str,
+                 next_message: int) -> bool:
+    http = _http_scope(scope, path, code)
+    if leases.ACTIVE:
+        await browser_storage.refresh(http, http["headers"])
+    request = Request(http)
+    request.state.responded = False
+    session_id = str(http["session"]["id"])
+    active = core.app.storage._active_request_sessions  # noqa: SLF001 (as webgame.asgi_layers.RequestTracking)
+    active[session_id] += 1
+    context = storage.request_contextvar.set(request)
+    client: Client | None = None
+    try:
+        if session_id not in core.app.storage._users:  # noqa: SLF001
+            await core.app.storage._create_user_storage(session_id)  # noqa: SLF001
+        client = Client(route, request=request)
+        client.next_element_id = element_base()
+        with client:
+            built = await builder(code, request)
+        if not built or client.is_deleted or client_id in Client.instances:
+            return _drop(client, client_id)
+        del Client.instances[client.id]
+        client.id = client_id
+        Client.instances[client_id] = client
+        client._response_built = True  # noqa: SLF001 (the head is the browser's: later changes go by script)
+        client.outbox.next_message_id = next_message
+        for element in list(client.elements.values()):
+            client.outbox.enqueue_update(element)
+        return True
+    except Exception:
+        log.exception("page %s: could not build it again for a socket; the browser reloads it", path)
+        return _drop(client, client_id)
+    finally:
+        request.state.responded = True
+        storage.request_contextvar.reset(context)
+        active[session_id] -= 1
+        if active[session_id] <= 0:
+            del active[session_id]
+
+
+def _drop(client: Client | None, client_id: str) -> bool:
+    """A page not built after all: the new client goes (a page built meanwhile for the same id stays)."""
+    if client is not None and not client.is_deleted and Client.instances.get(client.id) is client:
+        client.delete()
+    return client_id in Client.instances and client is not None and Client.instances[client_id] is not client
