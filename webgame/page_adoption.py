@@ -10,7 +10,9 @@ storm (docs/PERFORMANCE.md). Here the socket's own request does the page's work 
   ``/r/CODE``) is built this way, anything else is refused as before and reloads;
 - the page is built by the same builder as an HTTP request's, for the browser of the socket's own session
   cookie (the seat is the cookie's, exactly as on a reload), with the same limits; the builder says whether
-  it built the page (no such room, a limit or a room moving: refused, and the reload answers it);
+  it built the page (no such room or a limit: refused, and the reload answers it), or that the page cannot be
+  built yet (a cluster's room moving to this process from a dead one: ``LATER``, the socket is closed right
+  after it opened and socket.io comes back after its back-off, no reload);
 - the page's client takes the browser's old id, its outbox the browser's next message number, and its
   elements are numbered from ``element_base()`` on, above every number the browser's old page used (those
   are never reused for another element: NiceGUI's script would keep the old element's event listeners);
@@ -41,9 +43,10 @@ from webgame import browser_storage, leases
 log = logging.getLogger(__name__)
 
 PAGE_PARAM = "mafia_page"  # the socket's query: the page's path, as the browser's address bar shows it
-Builder = Callable[[str, Request], Awaitable[bool]]  # (the path's first group, request) -> the page was built
+# (the path's first group, request) -> the page was built (True), not (False: refuse), not yet (None: LATER)
+Builder = Callable[[str, Request], Awaitable[bool | None]]
+LATER = None  # what ``adopt`` says of a page that cannot be built yet: its socket is told to come back
 _PAGES: list[tuple[re.Pattern[str], Page, Builder]] = []
-ADOPTED = {"pages": 0, "refused": 0}  # since the start (the tests and the bench read it)
 
 
 def register(path: re.Pattern[str], route: Page, builder: Builder) -> None:
@@ -73,9 +76,9 @@ def _http_scope(scope: Scope, path: str, code: str) -> Scope:
             else "http"}
 
 
-async def adopt(scope: Scope) -> bool:
-    """Build the page of this socket (a websocket whose page this process lacks) under its old id; False when
-    it was not built (then the socket is refused, and the browser reloads)."""
+async def adopt(scope: Scope) -> bool | None:
+    """Build the page of this socket (a websocket whose page this process lacks) under its old id: True when
+    built, False when not (then the socket is refused, and the browser reloads), ``LATER`` when not yet."""
     query = _query(scope)
     path, client_id = query.get(PAGE_PARAM, ""), query.get("client_id", "")
     session = scope.get("session")
@@ -88,9 +91,7 @@ async def adopt(scope: Scope) -> bool:
     for pattern, route, builder in _PAGES:
         match = pattern.match(path)
         if match is not None and next_message >= 0:
-            built = await _build(scope, path, match.group(1), route, builder, client_id, next_message)
-            ADOPTED["pages" if built else "refused"] += 1
-            return built
+            return await _build(scope, path, match.group(1), route, builder, client_id, next_message)
     return False
 
 
@@ -102,7 +103,7 @@ def _is_uuid(text: str) -> bool:
 
 
 async def _build(scope: Scope, path: str, code: str, route: Page, builder: Builder, client_id: str,
-                 next_message: int) -> bool:
+                 next_message: int) -> bool | None:
     http = _http_scope(scope, path, code)
     if leases.ACTIVE:
         await browser_storage.refresh(http, http["headers"])
@@ -120,6 +121,9 @@ async def _build(scope: Scope, path: str, code: str, route: Page, builder: Build
         client.next_element_id = element_base()
         with client:
             built = await builder(code, request)
+        if built is LATER:
+            _drop(client, client_id)
+            return LATER
         if not built or client.is_deleted or client_id in Client.instances:
             return _drop(client, client_id)
         del Client.instances[client.id]

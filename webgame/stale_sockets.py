@@ -8,7 +8,8 @@ of the server's CPU, a fifth of what re-seating a phone costs (docs/PERFORMANCE.
 ``CONNECT_ERROR`` NiceGUI's refusal sends (``Implicit handshake failed``, on which ``nicegui.js`` reloads the
 page), and a close. A socket whose page exists, or that does not ask for NiceGUI's implicit handshake, goes
 through as before; so does one whose page could be built again in place (``webgame.page_adoption``: a room's
-phone page, which then needs no reload at all).
+phone page, which then needs no reload at all); one whose page cannot be built yet (its room is moving to
+this process of a cluster) is opened and closed at once: socket.io comes back after its back-off.
 """
 
 from __future__ import annotations
@@ -72,6 +73,17 @@ async def refuse(receive: Receive, send: Send) -> None:
     await send({"type": "websocket.close", "code": 1000})
 
 
+async def come_back(receive: Receive, send: Send) -> None:
+    """Open engine.io, then close: socket.io takes it for a lost connection and tries again after its back-off
+    (a refusal would make NiceGUI's script reload the page, and a socket refused before it opened would make
+    socket.io try its polling transport, which NiceGUI refuses in turn)."""
+    if (await receive())["type"] != "websocket.connect":
+        return
+    await send({"type": "websocket.accept"})
+    await send({"type": "websocket.send", "text": open_packet()})
+    await send({"type": "websocket.close", "code": 1000})
+
+
 class StaleSockets:
     """The ASGI layer (``install`` adds it to the app before the server starts)."""
 
@@ -79,10 +91,16 @@ class StaleSockets:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if stale_client(scope) and not await page_adoption.adopt(scope):
-            await refuse(receive, send)
-        else:
+        if not stale_client(scope):
             await self.app(scope, receive, send)
+            return
+        adopted = await page_adoption.adopt(scope)
+        if adopted:
+            await self.app(scope, receive, send)
+        elif adopted is page_adoption.LATER:
+            await come_back(receive, send)
+        else:
+            await refuse(receive, send)
 
 
 def install(app: Any) -> bool:

@@ -140,6 +140,10 @@ def test_rooms_spread_and_a_killed_process_s_games_finish_elsewhere(cluster: Clu
             failover = max(reseated) - killed
             print(f"failover: {len(moved)} rooms, {len(moved) * PLAYERS} phones re-seated in {failover:.1f} s")
             assert failover < FAILOVER_SECONDS
+            for room in moved:  # each page built again on its new process in place (webgame.page_adoption): the
+                for phone in room.phones:  # sockets that came while the room was moving came back later, no reload
+                    steps = [name for name, _ in phone.trace]
+                    assert "rebuilt" in steps and "refused" not in steps and "loaded" not in steps, (phone.label, steps)
 
             after = cluster.owners()
             assert all(after.get(room.code) not in (None, victim) for room in moved), after

@@ -11,7 +11,7 @@ import pytest
 from nicegui import Client
 from starlette.types import Message
 
-from webgame import stale_sockets
+from webgame import page_adoption, stale_sockets
 from webgame.stale_sockets import StaleSockets
 
 QUERY = "client_id={id}&next_message_id=3&implicit_handshake=true&document_id=d&tab_id=t&EIO=4&transport=websocket"
@@ -111,3 +111,29 @@ def test_install_adds_the_layer_once_and_never_to_a_running_app() -> None:
     running = FastAPI()
     running.middleware_stack = running.build_middleware_stack()  # as after its first request
     assert not stale_sockets.install(running)
+
+
+async def test_a_page_built_again_in_place_lets_its_socket_through(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def built(scope: Any) -> bool:
+        return True
+
+    monkeypatch.setattr(page_adoption, "adopt", built)
+    app, browser = App(), Browser({"type": "websocket.receive", "text": "40"})
+    scope = socket_scope("0f1e2d3c4b5a")
+    await StaleSockets(app)(scope, browser.receive, browser.send)
+    assert app.called == [scope] and browser.frames == []  # NiceGUI answers it, as a socket of an existing page
+
+
+async def test_a_page_that_cannot_be_built_yet_has_its_socket_come_back_without_a_reload(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    async def later(scope: Any) -> None:
+        return page_adoption.LATER
+
+    monkeypatch.setattr(page_adoption, "adopt", later)
+    app, browser = App(), Browser({"type": "websocket.receive", "text": "40"})
+    await StaleSockets(app)(socket_scope("0f1e2d3c4b5a"), browser.receive, browser.send)
+    assert not app.called
+    accept, opening, close = browser.frames  # engine.io opened, then closed: socket.io retries after its back-off
+    assert accept["type"] == "websocket.accept" and opening["text"].startswith("0")
+    assert close["type"] == "websocket.close"
+    assert not any(frame.get("text", "").startswith("44") for frame in browser.frames)  # no refusal: no reload

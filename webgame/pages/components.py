@@ -230,7 +230,8 @@ def light_page(_: Translator, language: str, message: str, seconds: int) -> HTML
     return HTMLResponse(body, status_code=429, headers={"Retry-After": str(seconds), "Cache-Control": "no-store"})
 
 
-async def open_room(request: Request, code: str, identity: BrowserIdentity) -> Room | Response | None:
+async def open_room(request: Request, code: str, identity: BrowserIdentity,
+                    moving_page: bool = True) -> Room | Response | None:
     """The room of a ``/r/CODE`` (or ``/r/CODE/screen``) link for this browser: the room, None (no such room:
     the caller shows ``no_room``), or a light page that asks the browser to come back later: also when the
     room exists but another process of a cluster holds it now (``leases.RoomMoving``: a hand-over under way),
@@ -243,10 +244,13 @@ async def open_room(request: Request, code: str, identity: BrowserIdentity) -> R
     out of attempts, every code gets the same light page (a right one is delayed, never refused, and a guesser
     learns nothing until his attempts come back; no lookup is made). A right code then builds a page only if
     the browser and the address may build one more (``ratelimit.PAGES``) and the room has room for another page
-    without a seat (``page_limits``)."""
+    without a seat (``page_limits``). ``moving_page=False``: a room moving raises ``leases.RoomMoving`` instead
+    (a page built again in place for a socket, ``webgame.page_adoption``, then tells the socket to come back)."""
     try:
         return await _open_room(request, code, identity)
     except leases.RoomMoving:
+        if not moving_page:
+            raise
         return light_page(tr(identity.language), identity.language, WAIT_MOVING, MOVING_RETRY)
 
 

@@ -18,7 +18,7 @@ from nicegui import Client, app, background_tasks, core, ui
 from starlette.requests import Request
 from starlette.responses import Response
 
-from webgame import page_adoption, ratelimit
+from webgame import leases, page_adoption, ratelimit
 from webgame.identity import BrowserIdentity
 from webgame.pages import components, evenness, moving
 from webgame.pages.game_view import GameView
@@ -251,13 +251,15 @@ class RoomPage:
         return changed
 
 
-async def open_page(code: str, request: Request) -> tuple[BrowserIdentity, Room | Response | None]:
+async def open_page(code: str, request: Request,
+                    moving_page: bool = True) -> tuple[BrowserIdentity, Room | Response | None]:
     """The start of a room page's builder: who reads it, its head, and its room (or what answers instead)."""
     identity = components.read_identity(request)
     _ = components.tr(identity.language)
     components.page_head(_, request)
     components.page_language(identity.language)
-    return identity, await components.open_room(request, code, identity)  # limits: page_limits, ratelimit
+    room = await components.open_room(request, code, identity, moving_page)  # limits: page_limits, ratelimit
+    return identity, room
 
 
 def fill_page(room: Room, identity: BrowserIdentity, request: Request) -> None:
@@ -266,10 +268,15 @@ def fill_page(room: Room, identity: BrowserIdentity, request: Request) -> None:
     components.hold_page(room, identity, request)
 
 
-async def rebuild(code: str, request: Request) -> bool:
-    """The page of a browser whose page this process does not have (``webgame.page_adoption``): built only when
-    the room is here for it; anything else (no such room, a limit, a room moving) is the reload's to answer."""
-    identity, room = await open_page(code, request)
+async def rebuild(code: str, request: Request) -> bool | None:
+    """The page of a browser whose page this process does not have (``webgame.page_adoption``): built (True)
+    only when the room is here for it; None while the room is moving here from another process of a cluster
+    (the socket comes back on its next reconnect); anything else (no such room, a limit) is the reload's to
+    answer (False)."""
+    try:
+        identity, room = await open_page(code, request, moving_page=False)
+    except leases.RoomMoving:
+        return None
     if not isinstance(room, Room):
         return False
     fill_page(room, identity, request)
