@@ -18,6 +18,11 @@ storm (docs/PERFORMANCE.md). Here the socket's own request does the page's work 
   are never reused for another element: NiceGUI's script would keep the old element's event listeners);
 - then the socket goes on to NiceGUI as a socket of an existing page, and the page's first update is the
   whole new tree, which replaces the old one under the page's root (``0``, the same layout on every page).
+  Behind a cluster's proxy (``leases.ACTIVE``) the socket is closed right after it opened instead, like a
+  ``LATER`` one, and finds its page when it comes back (0.25-0.75 s later): nginx takes a process that failed
+  (a restart) for alive again only once a request to it has *ended*, and tries it once per ``fail_timeout``
+  until then; a socket kept open as the first such request kept a restarted process half dead for a minute,
+  its rooms' phones answered "no live upstreams" meanwhile (``bench.cluster_load --restart-all``).
 
 The head of the page is the old page's (our head is the same on every room page, and the language's script
 already ran); the browser's script state stays, and what the builder asks the browser to run is run again
@@ -133,7 +138,7 @@ async def _build(scope: Scope, path: str, code: str, route: Page, builder: Build
         client.outbox.next_message_id = next_message
         for element in list(client.elements.values()):
             client.outbox.enqueue_update(element)
-        return True
+        return LATER if leases.ACTIVE else True
     except Exception:
         log.exception("page %s: could not build it again for a socket; the browser reloads it", path)
         return _drop(client, client_id)
