@@ -271,3 +271,4 @@ def test_a_phone_of_a_frozen_process_is_seated_elsewhere_by_its_reload(cluster: 
             await room.close()
 
     asyncio.run(scenario())
+
