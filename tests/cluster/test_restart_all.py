@@ -47,3 +47,29 @@ def test_every_process_restarted_at_once_has_its_phones_back(cluster: Cluster) -
             await asyncio.gather(*(room.close() for room in rooms), return_exceptions=True)
 
     asyncio.run(scenario())
+
+
+def test_a_socket_whose_page_was_built_in_place_comes_back_to_it(cluster: Cluster) -> None:  # noqa: F811
+    """In a cluster, the socket that had its page built in place after a restart is closed right after it
+    opened, and finds its page on its next try: nginx takes a restarted process for alive again only once a
+    request to it has ended, and a socket kept open as that first request kept the processes of a full restart
+    half dead for a minute (``bench.cluster_load --restart-all``). Straight to one process, without nginx."""
+    process = cluster.processes["p1"]
+
+    async def scenario() -> None:
+        room = GameRoom(process.base, 400, PLAYERS, think=0.0, seed=400)
+        try:
+            await room.setup()
+            process.kill()
+            process.start()
+            give_up = time.time() + 60
+            await asyncio.gather(*(room.recover(phone, give_up) for phone in room.phones))
+            for phone in room.phones:
+                steps = [name for name, _ in phone.trace]
+                answered = [name for name in steps if name in ("connected", "failed ConnectionError", "refused")]
+                assert answered[-2:] == ["failed ConnectionError", "connected"], (phone.label, steps)
+                assert steps[-1] == "rebuilt" and "loaded" not in steps, (phone.label, steps)
+        finally:
+            await room.close()
+
+    asyncio.run(scenario())
