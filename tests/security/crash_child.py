@@ -3,7 +3,9 @@
 ``python -m tests.security.crash_child SEED`` opens the database of ``$MAFIA_DATA_DIR``, brings back the rooms
 (as ``python -m webgame`` does on startup), creates and starts a room if there is none, then plays it with
 the engine's bots through ``Room.act`` (the same room, store and database code as the web app) and prints
-``accepted <index> <action json>`` after every action the room accepted, then ``ended`` at the end.
+``accepted <index> <action json>`` after every action the room accepted, then ``ended`` at the end. After each
+line it waits for a line on its standard input (the parent's "go on"; none at all when that is closed): a
+child on a busy machine ran a whole game ahead of its parent's reading, and was killed once instead of often.
 """
 
 from __future__ import annotations
@@ -49,12 +51,14 @@ async def main(seed: int) -> None:
                     continue
                 index = len(room.state.log) - 1
                 print("accepted", index, json.dumps(engine_actions.to_dict(action)), flush=True)
+                sys.stdin.readline()
                 if room.state.step != step:
                     break
             if room.state.step == step and room.state.phase is not Phase.ENDED:
                 await room.expire(step, room.deadline or room.now())
                 print("accepted", len(room.state.log) - 1, json.dumps(engine_actions.to_dict(room.state.log[-1])),
                       flush=True)
+                sys.stdin.readline()
     print("ended", flush=True)
 
 

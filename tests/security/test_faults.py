@@ -214,8 +214,8 @@ async def test_a_sigkilled_process_keeps_every_accepted_action(isolated_data: Pa
     while not ended and kills < 12:
         child = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "tests.security.crash_child", "7", cwd=ROOT, env=env,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
-        assert child.stdout is not None
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+        assert child.stdin is not None and child.stdout is not None
         target = rng.randint(2, 12)
         seen = 0
         while True:
@@ -226,9 +226,11 @@ async def test_a_sigkilled_process_keeps_every_accepted_action(isolated_data: Pa
             _, index, payload = line.split(" ", 2)
             accepted[int(index)] = json.loads(payload)
             seen += 1
+            child.stdin.write(b"\n")  # go on: the child waits for it after every action (it ran ahead on a busy
+            await child.stdin.drain()  # machine, and a whole game was played between two kills)
             if seen >= target:
                 child.send_signal(signal.SIGKILL)  # no shutdown handler, no flush, as when the power goes
-                kills += 1
+                kills += 1  # (the child may be in the middle of its next action)
                 break
         await child.wait()
         async with webdb.open_database(webdb.tortoise_config()):
