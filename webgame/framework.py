@@ -5,25 +5,28 @@ docs/PERFORMANCE.md). Each keeps the framework's behaviour exactly; ``install()`
   style (three bound methods per element) and for every event handler, and it builds an ``inspect``
   signature each time: 4 % of the server's CPU when lobbies turn into games. For a bound method the answer
   depends only on the function behind it, so it is remembered per function.
-- ``Outbox.loop``: every page's loop woke once a second to find nothing to send (``_outbox_loop``).
+- ``Outbox.loop``: every page's loop woke once a second to find nothing to send (``_outbox_loop``), and
+  looked every 0.1 s for its socket until it came (``_until_connected``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import types
 import weakref
 from collections.abc import Callable
 from typing import Any
 
-from nicegui import core, helpers, outbox
+from nicegui import Client, core, helpers, outbox
 from nicegui.dependencies import JsComponent
 from nicegui.helpers import functions
 from nicegui.outbox import Deleted, Outbox, deleted
 
 _ORIGINAL: Callable[[Callable[..., Any]], bool] = functions.expects_arguments
 _ORIGINAL_LOOP = Outbox.loop
+_ORIGINAL_HANDSHAKE = Client.handle_handshake
 _BY_FUNCTION: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()
 
 
@@ -44,6 +47,27 @@ def install() -> None:
     if inspect.getsource(_ORIGINAL_LOOP).count("timeout=1.0") != 1:
         raise RuntimeError("NiceGUI's Outbox.loop changed: see webgame/framework.py _outbox_loop")
     outbox.Outbox.loop = _outbox_loop  # type: ignore[method-assign]
+    Client.handle_handshake = _handle_handshake  # type: ignore[method-assign]
+
+
+_CONNECTED = "_mafia_connected"  # an outbox's event: its page's socket has done its handshake
+
+
+async def _until_connected(box: Outbox, timeout: float) -> None:
+    """NiceGUI's loop looked again every 0.1 s until the page's socket came; the handshake now wakes it at once
+    (``_handle_handshake``): a page built again for a socket after a restart (``webgame.page_adoption``) sends
+    its whole tree as soon as the socket is there, not up to 0.1 s later."""
+    event = box.__dict__.setdefault(_CONNECTED, asyncio.Event())
+    event.clear()
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(event.wait(), timeout)
+
+
+async def _handle_handshake(self: Client, *args: Any, **kwargs: Any) -> None:
+    await _ORIGINAL_HANDSHAKE(self, *args, **kwargs)
+    event = self.outbox.__dict__.get(_CONNECTED)
+    if event is not None:
+        event.set()
 
 
 async def _outbox_loop(self: Outbox) -> None:
@@ -60,7 +84,7 @@ async def _outbox_loop(self: Outbox) -> None:
                 continue
             client = self.client
             if not client or not client.has_socket_connection:
-                await asyncio.sleep(0.1)
+                await _until_connected(self, 0.1)
                 continue
             self._enqueue_event.clear()
             coros = []
