@@ -11,7 +11,9 @@ before it is called. Websockets and the lifespan pass through, as they did.
 
 from __future__ import annotations
 
+import contextlib
 import uuid
+from collections.abc import AsyncIterator
 
 from nicegui import core, storage, ui_run
 from nicegui.version import __version__
@@ -74,34 +76,43 @@ class CacheControl(HttpLayer):
         await self.app(scope, receive, cached)
 
 
+@contextlib.asynccontextmanager
+async def tracking(request: Request) -> AsyncIterator[None]:
+    """What NiceGUI's storage needs of a request while a page is built for it: the request in its context
+    variable, the browser's id in the session (a new one for a new browser), that browser's server-side storage
+    loaded, and the browser counted among those with a request under way. (A page built for a socket,
+    ``webgame.page_adoption``, comes through here too.)"""
+    storage.request_contextvar.set(request)
+    if "id" not in request.session:
+        request.session["id"] = str(uuid.uuid4())
+    request.state.responded = False
+    session_id = request.session["id"]
+    active = core.app.storage._active_request_sessions  # noqa: SLF001 (NiceGUI's own bookkeeping)
+    active[session_id] += 1
+    try:
+        if session_id not in core.app.storage._users:  # noqa: SLF001
+            await core.app.storage._create_user_storage(session_id)  # noqa: SLF001
+        yield
+    finally:
+        active[session_id] -= 1
+        if active[session_id] <= 0:
+            del active[session_id]
+
+
 class RequestTracking(HttpLayer):
-    """What NiceGUI's storage needs of a request: the request in its context variable, the browser's id in
-    the session (a new one for a new browser), that browser's server-side storage loaded, and
-    ``request.state.responded`` once the response has started (the browser storage is read-only from then on)."""
+    """``tracking`` for every HTTP request, and ``request.state.responded`` once the response has started (the
+    browser storage is read-only from then on)."""
 
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope, receive)
-        storage.request_contextvar.set(request)
-        if "id" not in request.session:
-            request.session["id"] = str(uuid.uuid4())
-        request.state.responded = False
-        session_id = request.session["id"]
-        active = core.app.storage._active_request_sessions  # noqa: SLF001 (NiceGUI's own bookkeeping)
-        active[session_id] += 1
 
         async def tracked(message: Message) -> None:
             if message["type"] == "http.response.start":
                 request.state.responded = True
             await send(message)
 
-        try:
-            if session_id not in core.app.storage._users:  # noqa: SLF001
-                await core.app.storage._create_user_storage(session_id)  # noqa: SLF001
+        async with tracking(request):
             await self.app(scope, receive, tracked)
-        finally:
-            active[session_id] -= 1
-            if active[session_id] <= 0:
-                del active[session_id]
 
 
 def install() -> None:

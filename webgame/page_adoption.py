@@ -36,14 +36,13 @@ import re
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from urllib.parse import parse_qs
 
-from nicegui import Client, core, storage
+from nicegui import Client, storage
 from nicegui.page import page as Page
 from starlette.requests import Request
 from starlette.types import Scope
 
-from webgame import browser_storage, leases
+from webgame import asgi_layers, browser_storage, leases
 
 log = logging.getLogger(__name__)
 
@@ -67,10 +66,6 @@ def element_base() -> int:
     return int(time.time() * 1000)
 
 
-def _query(scope: Scope) -> dict[str, str]:
-    return {key: values[0] for key, values in parse_qs(scope.get("query_string", b"").decode("latin-1")).items()}
-
-
 def _http_scope(scope: Scope, path: str, code: str) -> Scope:
     """The request this page would have come with: the socket's own headers, cookies and session."""
     headers = [(key, value) for key, value in scope.get("headers", []) if key != b"x-forwarded-prefix"]
@@ -81,10 +76,10 @@ def _http_scope(scope: Scope, path: str, code: str) -> Scope:
             else "http"}
 
 
-async def adopt(scope: Scope) -> bool | None:
-    """Build the page of this socket (a websocket whose page this process lacks) under its old id: True when
-    built, False when not (then the socket is refused, and the browser reloads), ``LATER`` when not yet."""
-    query = _query(scope)
+async def adopt(scope: Scope, query: dict[str, str]) -> bool | None:
+    """Build the page of this socket (a websocket whose page this process lacks; ``query``: its query, one
+    value per name) under its old id: True when built, False when not (then the socket is refused, and the
+    browser reloads), ``LATER`` when not yet."""
     path, client_id = query.get(PAGE_PARAM, ""), query.get("client_id", "")
     session = scope.get("session")
     if not isinstance(session, dict) or not session.get("id") or not _is_uuid(client_id):
@@ -113,24 +108,17 @@ async def _build(scope: Scope, path: str, code: str, route: Page, builder: Build
     if leases.ACTIVE:
         await browser_storage.refresh(http, http["headers"])
     request = Request(http)
-    request.state.responded = False
-    session_id = str(http["session"]["id"])
-    active = core.app.storage._active_request_sessions  # noqa: SLF001 (as webgame.asgi_layers.RequestTracking)
-    active[session_id] += 1
-    context = storage.request_contextvar.set(request)
     client: Client | None = None
     try:
-        if session_id not in core.app.storage._users:  # noqa: SLF001
-            await core.app.storage._create_user_storage(session_id)  # noqa: SLF001
-        client = Client(route, request=request)
-        client.next_element_id = element_base()
-        with client:
-            built = await builder(code, request)
-        if built is LATER:
-            _drop(client, client_id)
-            return LATER
-        if not built or client.is_deleted or client_id in Client.instances:
-            return _drop(client, client_id)
+        async with asgi_layers.tracking(request):
+            client = Client(route, request=request)
+            client.next_element_id = element_base()
+            with client:
+                built = await builder(code, request)
+        request.state.responded = True
+        if built is not True or client.is_deleted or client_id in Client.instances:
+            _drop(client)  # a page built meanwhile under the same id (a second try of the socket) takes it
+            return LATER if built is LATER else client_id in Client.instances
         del Client.instances[client.id]
         client.id = client_id
         Client.instances[client_id] = client
@@ -141,17 +129,13 @@ async def _build(scope: Scope, path: str, code: str, route: Page, builder: Build
         return LATER if leases.ACTIVE else True
     except Exception:
         log.exception("page %s: could not build it again for a socket; the browser reloads it", path)
-        return _drop(client, client_id)
+        _drop(client)
+        return False
     finally:
-        request.state.responded = True
-        storage.request_contextvar.reset(context)
-        active[session_id] -= 1
-        if active[session_id] <= 0:
-            del active[session_id]
+        storage.request_contextvar.set(None)  # the socket's task goes on to NiceGUI without this request
 
 
-def _drop(client: Client | None, client_id: str) -> bool:
-    """A page not built after all: the new client goes (a page built meanwhile for the same id stays)."""
+def _drop(client: Client | None) -> None:
+    """A page not built after all (or not needed: its id was taken meanwhile): the new client goes."""
     if client is not None and not client.is_deleted and Client.instances.get(client.id) is client:
         client.delete()
-    return client_id in Client.instances and client is not None and Client.instances[client_id] is not client

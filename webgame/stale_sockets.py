@@ -30,15 +30,16 @@ REFUSAL = '44{"message":"Implicit handshake failed"}'  # socket.io CONNECT_ERROR
 CONNECT_WAIT = 10.0  # seconds the browser has to send socket.io's connect after engine.io's open
 
 
-def stale_client(scope: Scope) -> bool:
-    """A websocket for NiceGUI's socket that asks for the implicit handshake of a page this process lacks."""
+def stale_client(scope: Scope) -> dict[str, str] | None:
+    """The query (one value per name) of a websocket for NiceGUI's socket that asks for the implicit handshake
+    of a page this process lacks; None for any other request."""
     if scope["type"] != "websocket" or not scope.get("path", "").endswith(SOCKET_PATH):
-        return False
-    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-    if query.get("implicit_handshake") != ["true"] or query.get("EIO") != ["4"]:
-        return False
-    client_id = query.get("client_id", [""])[0]
-    return bool(client_id) and client_id not in Client.instances
+        return None
+    query = {key: values[0] for key, values in parse_qs(scope.get("query_string", b"").decode("latin-1")).items()}
+    if query.get("implicit_handshake") != "true" or query.get("EIO") != "4":
+        return None
+    client_id = query.get("client_id", "")
+    return query if client_id and client_id not in Client.instances else None
 
 
 def open_packet() -> str:
@@ -91,10 +92,11 @@ class StaleSockets:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if not stale_client(scope):
+        query = stale_client(scope)
+        if query is None:
             await self.app(scope, receive, send)
             return
-        adopted = await page_adoption.adopt(scope)
+        adopted = await page_adoption.adopt(scope, query)
         if adopted:
             await self.app(scope, receive, send)
         elif adopted is page_adoption.LATER:

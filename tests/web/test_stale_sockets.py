@@ -114,7 +114,7 @@ def test_install_adds_the_layer_once_and_never_to_a_running_app() -> None:
 
 
 async def test_a_page_built_again_in_place_lets_its_socket_through(monkeypatch: pytest.MonkeyPatch) -> None:
-    async def built(scope: Any) -> bool:
+    async def built(scope: Any, query: Any) -> bool:
         return True
 
     monkeypatch.setattr(page_adoption, "adopt", built)
@@ -126,7 +126,7 @@ async def test_a_page_built_again_in_place_lets_its_socket_through(monkeypatch: 
 
 async def test_a_page_that_cannot_be_built_yet_has_its_socket_come_back_without_a_reload(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    async def later(scope: Any) -> None:
+    async def later(scope: Any, query: Any) -> None:
         return page_adoption.LATER
 
     monkeypatch.setattr(page_adoption, "adopt", later)
