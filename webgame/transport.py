@@ -29,7 +29,22 @@ COMPRESSED_PREFIXES = ("/_nicegui/", "/static/")
 
 
 def secure_cookies() -> bool:
-    return os.environ.get("SECURE_COOKIES") == "1"
+    """The game is served over HTTPS: ``SECURE_COOKIES=1``, or ``DOMAIN`` set (the TLS front of compose.yaml serves
+    https://DOMAIN, docs/SCALING.md) unless ``SECURE_COOKIES=0``. The session cookie then gets ``Secure`` and the
+    room's links (QR codes, share) say https (``public_base``)."""
+    chosen = os.environ.get("SECURE_COOKIES", "").strip()
+    if chosen:
+        return chosen == "1"
+    return bool(os.environ.get("DOMAIN", "").strip())
+
+
+def public_base(base_url: str) -> str:
+    """This server's address as people reach it: behind a TLS front the request came in as http (the proxy's
+    hop), but the link people share must be the https one."""
+    base = base_url.rstrip("/")
+    if secure_cookies() and base.startswith("http://"):
+        return "https://" + base[len("http://"):]
+    return base
 
 
 def session_cookie_kwargs() -> dict[str, Any]:

@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from engine.errors import RuleError
-from webgame import leases, page_limits, page_template, ratelimit, store
+from webgame import leases, page_limits, page_template, ratelimit, store, transport
 from webgame.errors import Refusal
 from webgame.i18n import LANGUAGES, N_, Translator, from_accept_language, translator
 from webgame.identity import BrowserIdentity
@@ -162,7 +162,7 @@ def tv_url(request: Request, code: str) -> str:
 
 def room_url(request: Request, code: str) -> str:
     """The link people open to join: this server's base URL and the room's code (from our alphabet)."""
-    return f"{str(request.base_url).rstrip('/')}/r/{code}"
+    return f"{transport.public_base(str(request.base_url))}/r/{code}"
 
 
 def telegram_link(url: str, text: str) -> str:
