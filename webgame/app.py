@@ -20,7 +20,17 @@ from pathlib import Path
 from fastapi.responses import PlainTextResponse
 from nicegui import app, background_tasks, ui
 
-from webgame import app_manifest, asgi_layers, cluster, framework, page_escape, page_template, stale_sockets, transport
+from webgame import (
+    app_manifest,
+    asgi_layers,
+    cluster,
+    framework,
+    page_escape,
+    page_template,
+    public_address,
+    stale_sockets,
+    transport,
+)
 from webgame.clock import Clock
 from webgame.db import data_dir, register_database
 from webgame.identity import quiet_storage_reads, storage_secret
@@ -159,7 +169,14 @@ def place_browser_storage() -> Path:
     return path
 
 
+SHOW_LINK = "MAFIA_SHOW_LINK"  # "1" (bash scripts/play): print where phones join, and its QR code, once started
+
+
 def run() -> None:
+    public_address.check_public_url()  # a malformed PUBLIC_URL would break every link: refused with what to write
+    port = int(os.environ.get("PORT", "8080"))
+    if os.environ.get(SHOW_LINK) == "1":
+        app.on_startup(lambda: print(public_address.announce(port), flush=True))
     tune_gc()
     place_browser_storage()
     asgi_layers.install()  # NiceGUI's three HTTP middlewares without a task each per request (webgame.asgi_layers)
@@ -167,7 +184,7 @@ def run() -> None:
     stale_sockets.install(app)  # a gone page's socket: refused at once (webgame.stale_sockets)
     ui.run(
         host=os.environ.get("HOST", "0.0.0.0"),
-        port=int(os.environ.get("PORT", "8080")),
+        port=port,
         title="Mafia",
         favicon=STATIC_DIR / "app-icon.svg",  # one cached file, not a data URL in every page
         dark=None,  # the page's colours are the phone's (static/phone.js: mafiaDayDark), the night's are dark

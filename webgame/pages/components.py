@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from engine.errors import RuleError
-from webgame import leases, page_limits, page_template, ratelimit, store, transport
+from webgame import leases, page_limits, page_template, public_address, ratelimit, store, transport
 from webgame.errors import Refusal
 from webgame.i18n import LANGUAGES, N_, Translator, from_accept_language, translator
 from webgame.identity import BrowserIdentity
@@ -161,8 +161,9 @@ def tv_url(request: Request, code: str) -> str:
 
 
 def room_url(request: Request, code: str) -> str:
-    """The link people open to join: this server's base URL and the room's code (from our alphabet)."""
-    return f"{transport.public_base(str(request.base_url))}/r/{code}"
+    """The link people open to join: this server's address as the phones reach it (``webgame.public_address``:
+    ``PUBLIC_URL``, this machine's LAN address for a page opened on localhost) and the room's code."""
+    return f"{transport.public_base(public_address.base_url(request))}/r/{code}"
 
 
 def telegram_link(url: str, text: str) -> str:

@@ -13,7 +13,7 @@ from nicegui import ui
 from engine.dealing import PLAYER_RANGE
 from engine.options import OPTION_TABLES, OptionSpec
 from webgame import page_limits, ratelimit, store
-from webgame.pages import components, lobby_summary, moving, narration, narrator_controls, wording
+from webgame.pages import components, lobby_summary, moving, narration, narrator_controls, reach_note, wording
 from webgame.pages.components import testid
 from webgame.pages.screen import Draft
 from webgame.rooms import RULE_SETS
@@ -58,6 +58,7 @@ class LobbyView:
             components.theme_switch(d, _, "mafia-theme-corner")  # the day's colours (the room's header is full)
             d.label(_("Room code"), "mafia-muted")
             d.label(room.code, "mafia-big tracking-widest")
+            reach_note.draw(d, _, self.page.reach)  # a page opened on localhost: where the phones join
             d.image(components.qr_path(room.code), "mafia-qr")
             d.label(self.page.url, "text-sm break-all mafia-muted")
             message = _("Join our Mafia game: room {code}").format(code=room.code)

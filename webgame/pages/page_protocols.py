@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from webgame.identity import BrowserIdentity
     from webgame.pages.screen import Draft, ScreenSection
     from webgame.projection import Projection
+    from webgame.public_address import Reach
     from webgame.rooms import Room
 
 
@@ -39,6 +40,7 @@ class PhonePage(Protocol):
     token_hash: str | None
     client: Client
     url: str
+    reach: Reach
     address: str
     busy: bool
     pad: ui.element | None

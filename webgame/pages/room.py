@@ -18,7 +18,7 @@ from nicegui import Client, app, background_tasks, core, ui
 from starlette.requests import Request
 from starlette.responses import Response
 
-from webgame import leases, page_adoption, ratelimit
+from webgame import leases, page_adoption, public_address, ratelimit
 from webgame.identity import BrowserIdentity
 from webgame.pages import components, evenness, moving
 from webgame.pages.game_view import GameView
@@ -63,6 +63,7 @@ class RoomPage:
         self.token_hash = identity.token_hash_for(room.code)
         self.client = client
         self.url = components.room_url(request, room.code)
+        self.reach = public_address.reach(request)  # where phones join, told on a page opened on localhost
         self.address = ratelimit.client_address(request)  # for the join form's rate limit
         self.move_link: str | None = request.query_params.get("move")  # a seat moved here by a QR code's link
         self.choice = kept_choice(room, self.token_hash)
