@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from webgame.errors import Refusal
 from webgame.i18n import N_
 from webgame.room_notices import NEW_HOST, NEW_MODERATOR, Notices
 from webgame.seating import Lobby, SeatInfo
+from webgame.subscribers import Audience
 from webgame.table_game import Stage, TableGame
 
 
@@ -39,6 +40,7 @@ class Table(Protocol):
     game: TableGame
     notices: Notices
     now: Callable[[], float]
+    audience: Audience[Any]  # the seats' open pages, and since when a seat has had none (webgame.seat_moves)
 
     @property
     def stage(self) -> Stage: ...

@@ -1,5 +1,6 @@
-"""What the room itself tells everyone, apart from the game's own news: a seat moved to another phone, the host
-role passed on. Shown on every phone (the same lines on every screen: nothing secret) and on the TV.
+"""What the room itself tells everyone, apart from the game's own news: a seat moved to another phone (and who
+asked for it), the host role passed on. Shown on every phone (the same lines on every screen: nothing secret)
+and on the TV.
 
 Each notice is a message id and its parameters, translated by each reader; only the last few are kept, in
 memory (a restart forgets them; what they told, the seat's new token and the new host, is in the database).
@@ -13,8 +14,17 @@ from webgame.i18n import N_, Translator
 
 KEPT = 3
 
-MOVED = N_("{number}. {name} moved to another phone.")
-MOVED_IN_LOBBY = N_("{name} moved to another phone.")
+# A seat moved to another phone (webgame.seat_moves), with who asked for it: its owner, or the host (by name).
+MOVED_BY_OWNER = N_("{number}. {name} moved to another phone by himself.")
+MOVED_BY_OWNER_IN_LOBBY = N_("{name} moved to another phone by himself.")
+MOVED_BY_HOST = N_("{number}. {name} was moved to another phone by the host, {host}.")
+MOVED_BY_HOST_IN_LOBBY = N_("{name} was moved to another phone by the host, {host}.")
+# ... and what the old phone of that seat is told, alone, when it looks again (not a room's notice: a Notice kept
+# by the seat moves for that phone's old token).
+AWAY_BY_OWNER = N_("Your seat ({name}) was moved to another phone with a code from this phone. This phone has no "
+                   "seat here any more.")
+AWAY_BY_HOST = N_("Your seat ({name}) was moved to another phone by the host, {host}. This phone has no seat here "
+                  "any more.")
 NEW_HOST = N_("{name}'s phone was gone, so {new} is the host now.")
 NEW_MODERATOR = N_("The moderator's phone was gone, so {new} holds the moderator's controls now (without the "
                    "roles).")

@@ -100,7 +100,7 @@ class Room:
     def __init__(self, record: RoomRecord, seats: list[SeatRecord], now: Callable[[], float]) -> None:
         self.id, self.code, self.now = record.id, record.code, now
         self.lock = asyncio.Lock()
-        self.audience: Audience[Room] = Audience(self, record.code)
+        self.audience: Audience[Room] = Audience(self, record.code, now)
         self.lobby = Lobby.from_record(record, seats)
         self.game = TableGame(record.id, record.code, now, self.audience.notify)
         self.chat_log = Chat(record.code)

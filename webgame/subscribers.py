@@ -35,9 +35,12 @@ class Subscriber(Protocol):
 class Audience(Generic[OwnerT]):
     """One room's subscribed pages, its after-notify hooks (called with the room), and each seat's open pages."""
 
-    def __init__(self, owner: OwnerT, code: str) -> None:
+    def __init__(self, owner: OwnerT, code: str, now: Callable[[], float] = time.time) -> None:
         self.owner = owner
         self.code = code
+        self.now = now  # the room's clock (tests replace it)
+        self.since = now()  # a seat never connected since the room was loaded counts as gone since then
+        self.left_at: dict[str, float] = {}  # token hash -> when its last page closed (webgame.seat_moves)
         self.pages: list[Subscriber] = []
         self.hooks: list[Callable[[OwnerT, str], None]] = []  # e.g. webgame.pages.evenness.even_out
         self.connections: dict[str, int] = {}  # token hash -> pages of his connected now
@@ -89,6 +92,12 @@ class Audience(Generic[OwnerT]):
     def is_connected(self, token_hash: str) -> bool:
         return self.connections.get(token_hash, 0) > 0
 
+    def gone_for(self, token_hash: str) -> float:
+        """Seconds this seat has had no connected page (0 while it has one; since the room was loaded if never)."""
+        if self.is_connected(token_hash):
+            return 0.0
+        return max(0.0, self.now() - self.left_at.get(token_hash, self.since))
+
     def client_connected(self, token_hash: str | None) -> None:
         if token_hash is None:
             return
@@ -97,10 +106,11 @@ class Audience(Generic[OwnerT]):
             self._presence_changed()
 
     def client_disconnected(self, token_hash: str | None) -> None:
-        if token_hash is None or token_hash not in self.connections:
+        if token_hash is None or not self.connections.get(token_hash):
             return
-        self.connections[token_hash] = max(0, self.connections[token_hash] - 1)
+        self.connections[token_hash] -= 1
         if self.connections[token_hash] == 0:
+            self.left_at[token_hash] = self.now()
             self._presence_changed()
 
     def _presence_changed(self) -> None:

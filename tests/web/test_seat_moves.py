@@ -54,7 +54,7 @@ async def test_the_owner_moves_his_seat_mid_night_and_keeps_his_pending_pick(db:
     with pytest.raises(Refusal):
         await room.act(old, NightAct(seat, act["act"], act["targets"][0]))  # the old phone's tap
     await room.act(new, NightAct(seat, act["act"], act["targets"][0]))
-    assert notices(room) == [f"{seat}. Player 2 moved to another phone."]
+    assert notices(room) == [f"{seat}. Player 2 moved to another phone by himself."]
     with pytest.raises(Refusal) as refused:
         await room.take_seat(code, store.new_seat_token())  # used once
     assert refused.value.msgid == WRONG_CODE
@@ -71,7 +71,7 @@ async def test_the_host_gives_a_code_for_a_dead_phone_and_the_host_role_follows_
     token = store.new_seat_token()
     await room.take_seat(code, token)
     assert room.seat_by_hash(store.hash_token(token)) is target and room.seat_by_hash(hashes[3]) is None
-    assert notices(room) == ["Player 3 moved to another phone."]
+    assert notices(room) == ["Player 3 was moved to another phone by the host, Host."]
     host_code = await room.offer_move(hashes[0])
     host_token = store.new_seat_token()
     await room.take_seat(host_code, host_token)
@@ -174,7 +174,7 @@ async def test_a_phone_moves_its_seat_mid_night_with_the_code_behind_its_reveal(
     assert node(new, "my-role") is not None  # the seat, with its role, on the new phone
     assert node(old, "my-role") is None and "You are watching this game." in texts(old)
     for phone in (users[0], new, old):
-        await wait_for(lambda p=phone: "3. P3 moved to another phone." in texts(p))  # type: ignore[misc]
+        await wait_for(lambda p=phone: "3. P3 moved to another phone by himself." in texts(p))  # type: ignore[misc]
 
 
 async def test_the_host_gives_a_code_in_the_lobby_and_guessing_runs_out_of_attempts(
@@ -202,7 +202,7 @@ async def test_the_host_gives_a_code_in_the_lobby_and_guessing_runs_out_of_attem
     await new.should_see(marker="move-code")
     tap(new, "move-take", {"text": code})
     await wait_for(lambda: seat.token_hash != old_hash)
-    await wait_for(lambda: "Sevara moved to another phone." in texts(host))
+    await wait_for(lambda: "Sevara was moved to another phone by the host, Host." in texts(host))
     assert node(other, "join-name") is not None  # the old phone: no seat any more, the join form again
 
 

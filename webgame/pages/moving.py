@@ -3,7 +3,10 @@
 - The owner asks for a code on his own phone: in the game it is drawn behind the reveal only (a glance at the
   covered screen must not be able to take the seat), with its QR code (``/qr/CODE/move/MOVE``, served only to the
   browser whose seat the code moves).
-- The host asks for a code for any person's seat (a dead phone): he reads it to the person in front of him.
+- The host asks for a code for a person's seat whose phone is dead: in the lobby for anyone, once roles are dealt
+  only for a seat whose phone has been gone for the hand-over delay (``webgame.seat_moves``: the room refuses
+  any other, with why); he reads it to the person in front of him. Every phone and the TV are told who asked;
+  the old phone, back, is told that its seat moved (``notices``).
 - A phone without a seat types the code (the lobby's join card, a spectator's game screen), or opens the QR
   code's link (``/r/CODE?move=MOVE``: taken when the page's socket connects, never on a plain GET, so a link
   preview cannot use it up). A wrong code counts against the browser's and the address's wrong-code attempts,
@@ -33,8 +36,14 @@ MOVE_QR_PATH = "/qr/{code}/move/{move}"
 
 
 def notices(d: Draft, page: PhonePage) -> None:
-    """What the room told everyone (a seat moved, a new host): the same lines on every phone."""
-    for text in page.room.notices.texts(page.t):
+    """What the room told everyone (a seat moved and who asked for it, a new host): the same lines on every phone;
+    first, on the old phone of a moved seat that holds no seat now, that its seat was moved and by whom."""
+    room = page.room
+    away = room.moves.away_notice(page.token_hash)
+    if away is not None and room.seat_by_hash(page.token_hash) is None:
+        with d.card("mafia-card"):
+            d.label(away.text(page.t), "font-bold", "moved-away")
+    for text in room.notices.texts(page.t):
         d.label(text, "mafia-muted", "notice")
 
 
@@ -111,8 +120,9 @@ def host_codes(d: Draft, page: PhonePage, part: ScreenSection, behind_reveal: bo
         return
     people = [seat for seat in room.seats if not seat.is_bot]
     with d.div("w-full", "host-moves"), d.expansion(_("Move a seat to another phone"), False, "w-full"):
-        d.label(_("For a player whose phone is dead: give the code only to the person you see in front of you."),
-                "text-sm mafia-muted")
+        d.label(_("For a player whose phone has been gone for {seconds} s (a phone at the table moves its seat "
+                  "itself): give the code only to the person you see in front of you.").format(
+                    seconds=_.number(room.handover_seconds)), "text-sm mafia-muted")
         for seat in people:
             live, number = room.live_code(seat.id), room.game_seat(seat.token_hash)
             name = wording.seat_label(_, number, seat.name) if number else seat.name  # 0: the moderator
