@@ -9,10 +9,21 @@ So the handlers of ``event``, ``javascript_response``, ``ack`` and ``log`` are w
 - a handshake counts only from a socket that carries the same browser session (the signed session cookie's
   storage id) as the request that built the page: the page's id alone is not enough;
 - a malformed message is dropped, and so are browsers' log lines; what was dropped is counted and logged as one
-  short line at most once a minute;
+  short line at most once a minute (never a traceback);
 - a socket that sends more than ``SOCKET_BURST`` messages at once, or more than ``SOCKET_RATE`` a second for
   long, is closed: a phone sends a few taps and an acknowledgement every 3 s; a flood's parsing is then its
   own page's end (the browser reloads, and page builds are limited).
+
+**Every message counts, whatever it holds.** The count is taken where engine.io hands a socket's message to
+socket.io (``sio.eio.handlers["message"]``), before anything reads it: an event without data, one with three
+arguments, an unknown event name, an acknowledgement the server never asked for, a packet that is not JSON, all
+count against the socket's caps, and so do engine.io's own packets and frames it cannot decode
+(``_guard_engine_sockets``). python-socketio calls a handler with as many arguments as the event carried
+(an event without data: without its data argument), and a handler with a required data parameter raised a
+``TypeError`` that was logged with its traceback for every message (issue 26: 10.4 MB of log in 10 s, none of
+it counted). So an event is checked before socket.io dispatches it (``_checked_event``): one of NiceGUI's own
+events with exactly one argument, or it is dropped and counted; a browser may not send ``connect`` or
+``disconnect`` as events (they would reach those handlers with whatever the browser put in them).
 """
 
 from __future__ import annotations
@@ -33,7 +44,7 @@ log = logging.getLogger(__name__)
 
 GUARDED = ("event", "javascript_response", "ack", "log")
 SOCKET_BURST, SOCKET_RATE = 200, 50.0  # messages a socket may send at once, and then per second
-_SOCKETS: dict[str, list[float]] = {}  # sid -> [messages it may still send, when that was counted]
+_SOCKETS: dict[str, list[float]] = {}  # engine.io sid -> [messages it may still send, when that was counted]
 _CLOSING: set[str] = set()  # sockets closed for flooding, until they are gone
 REPORT_EVERY = 60.0  # seconds between two log lines about dropped messages
 DROPPED: Counter[str] = Counter()  # why messages were dropped, since the start (the tests read it)
@@ -52,17 +63,36 @@ def install(sio: Any) -> None:
         handlers["handshake"] = _guarded_handshake(sio, handlers["handshake"])
     if "connect" in handlers:  # NiceGUI's implicit handshake (in the socket's query) calls its handshake directly
         handlers["connect"] = _guarded_connect(handlers["connect"])
-    if "disconnect" in handlers:
-        handlers["disconnect"] = _forgetting(handlers["disconnect"])
+    _guard_engine_sockets()
+    engine = sio.eio.handlers
+    engine["message"] = _checked_message(engine["message"])
+    engine["disconnect"] = _forgetting(engine["disconnect"])
+    sio._handle_event = _checked_event(sio, sio._handle_event)  # noqa: SLF001 - called by its message handler
     global _close_socket  # noqa: PLW0603 - the one server of the process
-    _close_socket = sio.disconnect
+    _close_socket = _closer(sio)
 
 
 _close_socket: Callable[[str], Any] | None = None
+EVENTS = frozenset({*GUARDED, "handshake"})  # what NiceGUI's page sends; each carries exactly one argument
+PACKETS = frozenset("012")  # socket.io packets a browser sends: connect, disconnect, event (never acks, binary)
+
+
+def _closer(sio: Any) -> Callable[[str], Any]:
+    async def close(eio_sid: str) -> None:
+        """socket.io's disconnect (the page's script then does not reconnect: a flood's page ends), or the bare
+        engine.io socket when it never joined the namespace."""
+        sid = sio.manager.sid_from_eio_sid(eio_sid, "/")
+        if sid is not None:
+            await sio.disconnect(sid)
+        else:
+            await sio.eio.disconnect(eio_sid)
+
+    return close
 
 
 def within_rate(sid: str) -> bool:
-    """Count one message of ``sid``; False once it is over its budget (the socket is then closed)."""
+    """Count one message of the (engine.io) socket ``sid``; False once it is over its budget (it is then
+    closed)."""
     now = time.monotonic()
     budget = _SOCKETS.get(sid)
     if budget is None:
@@ -84,11 +114,107 @@ def _over_rate(sid: str) -> None:
         background_tasks.create(_close_socket(sid), name="close a flooding socket")
 
 
+def _guard_engine_sockets() -> None:
+    """Count every engine.io packet of a socket (its transport's every frame) against the socket's caps, before
+    it is read: ``AsyncSocket.receive`` for both transports, and the websocket's frames before engine.io decodes
+    them (a frame it cannot decode, or a packet type it does not know, was logged with a traceback each)."""
+    from engineio import async_socket, exceptions
+    from engineio import packet as eio_packet
+
+    socket_class = async_socket.AsyncSocket
+    if getattr(socket_class.receive, "guarded", False):
+        return
+    known = {eio_packet.PONG, eio_packet.MESSAGE, eio_packet.UPGRADE, eio_packet.CLOSE}
+    receive, websocket_handler, post = (socket_class.receive, socket_class._websocket_handler,  # noqa: SLF001
+                                        socket_class.handle_post_request)
+
+    async def counted_receive(self: Any, pkt: Any) -> Any:
+        if not _counts(self.sid):
+            return None
+        if pkt.packet_type not in known:
+            drop("unexpected engine.io packet")
+            return None
+        return await receive(self, pkt)
+
+    async def checked_websocket(self: Any, ws: Any) -> Any:
+        wait = ws.wait
+
+        async def readable_frames() -> Any:
+            while True:
+                frame = await wait()
+                if frame is None or isinstance(frame, bytes) or (isinstance(frame, str) and frame[:1] in _FRAMES):
+                    return frame
+                if not _counts(self.sid):
+                    return None  # as if the browser had closed it: engine.io closes the socket
+                drop("unreadable engine.io frame")
+
+        ws.wait = readable_frames
+        return await websocket_handler(self, ws)
+
+    async def checked_post(self: Any, environ: Any) -> Any:
+        try:
+            return await post(self, environ)
+        except (ValueError, TypeError, IndexError) as error:  # a body engine.io cannot decode: socket closed
+            drop("unreadable engine.io request")
+            raise exceptions.EngineIOError from error
+
+    counted_receive.guarded = True  # type: ignore[attr-defined]
+    socket_class.receive = counted_receive
+    socket_class._websocket_handler = checked_websocket  # noqa: SLF001
+    socket_class.handle_post_request = checked_post
+
+
+_FRAMES = frozenset("0123456")  # engine.io packet types (a frame starting otherwise cannot be decoded)
+
+
+def _counts(sid: str) -> bool:
+    """Count one packet of the engine.io socket ``sid``; False (and the socket closing) once over its caps."""
+    if sid in _CLOSING or not within_rate(sid):
+        _over_rate(sid)
+        return False
+    return True
+
+
+def _checked_message(handler: Callable[..., Any]) -> Callable[..., Any]:
+    async def checked(eio_sid: str, data: Any) -> Any:
+        """A socket.io packet (already counted): one that socket.io cannot read is dropped and counted."""
+        if eio_sid in _CLOSING:
+            return None
+        if not isinstance(data, str) or data[:1] not in PACKETS:
+            drop("unexpected socket.io packet")
+            return None
+        try:
+            return await handler(eio_sid, data)
+        except (ValueError, TypeError, KeyError, IndexError):  # a packet socket.io cannot decode
+            drop("malformed socket.io packet")
+            return None
+
+    checked.guarded = True  # type: ignore[attr-defined]
+    return checked
+
+
+def _checked_event(sio: Any, handle_event: Callable[..., Any]) -> Callable[..., Any]:
+    async def checked(eio_sid: str, namespace: str | None, packet_id: Any, data: Any) -> Any:
+        """An event goes on to socket.io only if it is one of NiceGUI's own with exactly its one argument."""
+        name = data[0] if isinstance(data, list) and data else None
+        if (namespace or "/") != "/" or not isinstance(name, str) or name not in EVENTS \
+                or name not in sio.handlers.get("/", {}):
+            drop("unknown socket event")
+            return None
+        if len(data) != 2:
+            drop(f"{name} without data" if len(data) < 2 else f"{name} with extra data")
+            return None
+        return await handle_event(eio_sid, namespace, packet_id, data)
+
+    checked.guarded = True  # type: ignore[attr-defined]
+    return checked
+
+
 def _forgetting(handler: Callable[..., Any]) -> Callable[..., Any]:
-    def forgetting(sid: str, *args: Any) -> Any:
-        _SOCKETS.pop(sid, None)
-        _CLOSING.discard(sid)
-        return handler(sid, *args)
+    async def forgetting(eio_sid: str, *args: Any) -> Any:
+        _SOCKETS.pop(eio_sid, None)
+        _CLOSING.discard(eio_sid)
+        return await handler(eio_sid, *args)
 
     forgetting.guarded = True  # type: ignore[attr-defined]
     return forgetting
@@ -129,10 +255,11 @@ def well_formed(name: str, msg: dict[str, Any]) -> bool:
 
 
 def _guarded(name: str, handler: Callable[..., Any]) -> Callable[..., Any]:
-    def guarded(sid: str, msg: Any) -> Any:
-        if sid in _CLOSING or not within_rate(sid):
-            _over_rate(sid)
+    def guarded(sid: str, *args: Any) -> Any:
+        if len(args) != 1:  # ``_checked_event`` drops these first; here for any other caller
+            drop(f"malformed {name}")
             return None
+        msg = args[0]
         if name == "log":
             drop("browser log line")
             return None
@@ -153,7 +280,8 @@ def _guarded(name: str, handler: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _guarded_handshake(sio: Any, handler: Callable[..., Any]) -> Callable[..., Any]:
-    async def guarded(sid: str, data: Any) -> Any:
+    async def guarded(sid: str, *args: Any) -> Any:
+        data = args[0] if len(args) == 1 else None
         if not isinstance(data, dict) or not isinstance(data.get("client_id"), str) \
                 or not isinstance(data.get("tab_id"), str) or not isinstance(data.get("document_id"), str):
             drop("malformed handshake")
