@@ -25,6 +25,7 @@ from webgame import (
     asgi_layers,
     cluster,
     framework,
+    heartbeat,
     page_escape,
     page_template,
     public_address,
@@ -128,6 +129,7 @@ async def _start_rooms() -> None:
     if restored:
         log.info("restored %d rooms from the database", restored)
     background_tasks.create(Clock(registry).run(), name="game clock")
+    background_tasks.create(heartbeat.beat_forever(), name="heartbeat")  # the phones' offline badge within 3 s
     cluster.start(registry)  # a process of a cluster renews its rooms' leases (webgame.cluster)
     if _freeze_after_full in gc.callbacks:  # the server (``run``), not the tests
         background_tasks.create(full_collections(), name="full garbage collections")

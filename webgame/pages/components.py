@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from engine.errors import RuleError
-from webgame import leases, page_limits, page_template, public_address, ratelimit, store, transport
+from webgame import heartbeat, leases, page_limits, page_template, public_address, ratelimit, store, transport
 from webgame.errors import Refusal
 from webgame.i18n import LANGUAGES, N_, Translator, from_accept_language, translator
 from webgame.identity import BrowserIdentity
@@ -60,6 +60,7 @@ def page_head(_: Translator, request: Request) -> None:
     own texts in the reader's language (the connection-lost banner), and the words a phone shows while the
     scripts are still coming (``page_template.prelude``)."""
     ui.add_head_html(page_template.HEAD)
+    ui.add_head_html(heartbeat.texts_head(_))  # the offline badge's words (static/phone.js, webgame.heartbeat)
     page_template.framework_texts(_, request)
     ui.add_body_html(page_template.prelude(_))
 

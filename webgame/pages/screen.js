@@ -20,9 +20,22 @@ function cover() {
   if (veilTimer !== null) clearTimeout(veilTimer);
   veilTimer = null;
 }
+// A text field with the focus holds the screen open (typing in the mafia's chat, issue 27.3): when the time is up
+// the timer starts again instead. Anything that must cover (the page hidden, the phone turned or put down, a new
+// phase) still does; what was typed stays in the part (its `texts`) and is there again on the next reveal.
+function typing() {
+  const field = document.activeElement;
+  if (!field) return false;
+  if (field.isContentEditable || field.tagName === "TEXTAREA") return true;
+  return field.tagName === "INPUT" && !["button", "checkbox", "radio", "submit", "range"].includes(field.type);
+}
+function timeUp() {
+  if (veil.open && typing()) arm(revealMs());
+  else cover();
+}
 function arm(ms) {
   if (veilTimer !== null) clearTimeout(veilTimer);
-  veilTimer = setTimeout(cover, ms);
+  veilTimer = setTimeout(timeUp, ms);
 }
 function reveal() {
   veil.open = true;
@@ -30,7 +43,10 @@ function reveal() {
 }
 if (!window.mafiaVeil) {
   window.mafiaVeil = { cover, reveal, state: veil };
-  document.addEventListener("pointerdown", () => { if (veil.open) arm(revealMs()); }, { passive: true, capture: true });
+  const touched = () => { if (veil.open) arm(revealMs()); };
+  for (const kind of ["pointerdown", "keydown", "input"]) {
+    document.addEventListener(kind, touched, { passive: true, capture: true });  // a key is a touch too
+  }
   document.addEventListener("visibilitychange", () => { if (document.visibilityState !== "visible") cover(); });
   window.addEventListener("pagehide", cover);
   window.addEventListener("orientationchange", cover);
@@ -48,13 +64,37 @@ if (!window.mafiaVeil) {
   });
 }
 
+// Taps made while the page is out of reach of the server (static/phone.js: window.mafiaNet, issue 27.4) wait, marked
+// as waiting, and go once the page is back in step, in the order they were made, if the phase they were made in is
+// still on (the veil key); otherwise nothing is sent and the phone says so. The countdown is marked meanwhile.
+const net = reactive({ online: !window.mafiaNet || window.mafiaNet.online });
+const waiting = [];
+const netWord = (key) => (window.mafiaNetTexts || {})[key] || "";
+const inStep = () => !window.mafiaNet || window.mafiaNet.ready;
+function flush() {
+  if (!inStep() || !waiting.length) return;
+  let stale = false;
+  for (const item of waiting.splice(0)) {
+    delete item.part.pending[item.id];
+    if (item.key === veilKey && !item.part.gone) item.part.$emit("tap", { id: item.id, value: item.value });
+    else stale = true;
+  }
+  if (stale && window.Quasar) {
+    window.Quasar.Notify.create({ message: netWord("stale"), type: "warning", position: "top" });
+  }
+}
+window.addEventListener("mafia-net", (event) => {
+  net.online = !!event.detail.online;
+  flush();
+});
+
 export default {
   props: { model: { type: String, default: "[]" } },
   emits: ["tap"],
   data() {
     return {
       switches: {}, received: performance.now(), now: performance.now(), timer: null,
-      texts: {}, channels: {}, sent: {}, copied: null,
+      texts: {}, channels: {}, sent: {}, copied: null, pending: {}, gone: false,
     };
   },
   computed: {
@@ -79,6 +119,7 @@ export default {
     document.querySelector(".mafia-prelude")?.remove(); // the HTML's "Loading..." (mafia.css hides it too)
   },
   beforeUnmount() {
+    this.gone = true;
     if (this.timer !== null) clearInterval(this.timer);
   },
   methods: {
@@ -121,7 +162,7 @@ export default {
           class: "grow", placeholder: node.ph, maxlength: 300, modelValue: this.texts[id] || "", "data-testid": id,
           "onUpdate:modelValue": (value) => (this.texts[id] = value),
           onKeydown: (event) => {
-            if (event.key === "Enter") send();
+            if (event.key === "Enter" && !event.isComposing) send(); // not the keyboard's Enter inside a word
           },
         }),
         h(q.btn, { icon: "send", color: "primary", "aria-label": node.a, "data-testid": node.sid, onClick: send }),
@@ -169,7 +210,15 @@ export default {
       setTimeout(() => { if (this.copied === node.id) this.copied = null; }, 4000);
     },
     tap(id, value) {
-      this.$emit("tap", { id: id, value: value === undefined ? null : value });
+      const sent = value === undefined ? null : value;
+      if (inStep()) {
+        this.$emit("tap", { id: id, value: sent });
+        return;
+      }
+      this.pending[id] = true;
+      waiting.push({ part: this, id: id, value: sent, key: veilKey });
+      const badge = document.getElementById("mafia-offline");
+      if (badge && netWord("waiting")) badge.textContent = netWord("offline") + " · " + netWord("waiting");
     },
     kids(node, q) {
       return (node.k || []).map((child, index) => this.draw(child, index, q));
@@ -201,7 +250,9 @@ export default {
           return h(
             q.btn,
             {
-              key, class: cls, label: node.x, icon: node.i, color: node.col || "primary", outline: !!node.o,
+              key, class: cls + (this.pending[id] ? " mafia-waiting" : ""),
+              "aria-busy": this.pending[id] ? "true" : undefined,
+              label: node.x, icon: node.i, color: node.col || "primary", outline: !!node.o,
               noCaps: !!node.n, flat: !!node.f, dense: !!node.f, round: !!node.f, disable: !!node.d,
               "data-testid": id, "aria-label": node.a,
               onClick: () => {
@@ -259,7 +310,8 @@ export default {
           const left = Math.max(0, node.ms - (this.now - this.received));
           const whole = Math.max(0, Math.floor(left / 1000 + 0.999));
           const text = Math.floor(whole / 60) + ":" + String(whole % 60).padStart(2, "0");
-          return h("div", { key, class: cls, "data-testid": id }, text);
+          const late = net.online ? "" : " mafia-waiting"; // offline: the server's clock may say otherwise
+          return h("div", { key, class: cls + late, "data-testid": id, "aria-busy": late ? "true" : undefined }, text);
         }
         case "select": {
           const value = id in this.switches ? this.switches[id] : node.v;

@@ -44,6 +44,75 @@
     try { window.localStorage.setItem(THEME_KEY, dark ? "dark" : "light"); } catch (e) { /* not kept */ }
   };
 
+  // The connection's state within 3 s (issue 27.4). The server sends every socket a "beat" each second
+  // (webgame/heartbeat.py); any packet is a sign of life. Silence for OFFLINE_MS, the socket's own disconnect or the
+  // browser's "offline" event shows a badge at the top of the screen (never over the bottom bar, where NiceGUI's
+  // own "Connection lost" popup sat: hidden while this runs). Taps made meanwhile wait (pages/screen.js) until the
+  // page is back in step: online, its handshake done and, after a loss, two beats heard (the messages it missed
+  // are replayed first). State changes are told with a "mafia-net" event: {online, ready}.
+  const OFFLINE_MS = 2500;
+  const net = { online: true, ready: false, recovering: false };
+  let socket = null;
+  let connected = false; // once: before its first connection a page is loading, not offline
+  let heard = 0;
+  let beats = 0;
+  function netText(key) {
+    const texts = window.mafiaNetTexts || {};
+    return texts[key] || "";
+  }
+  function badge() {
+    let element = document.getElementById("mafia-offline");
+    if (!element && document.body) {
+      element = document.createElement("div");
+      element.id = "mafia-offline";
+      element.className = "mafia-offline";
+      element.setAttribute("role", "status");
+      element.setAttribute("aria-live", "assertive");
+      element.setAttribute("data-testid", "offline");
+      element.hidden = true;
+      document.body.appendChild(element);
+    }
+    return element;
+  }
+  function judge() {
+    if (!socket || !connected) return;
+    const online = socket.connected && navigator.onLine !== false && performance.now() - heard < OFFLINE_MS;
+    if (!online) {
+      net.recovering = true;
+      beats = 0;
+    } else if (net.recovering && beats >= 2 && window.did_handshake) {
+      net.recovering = false;
+    }
+    const ready = online && !net.recovering && !!window.did_handshake;
+    if (online === net.online && ready === net.ready) return;
+    net.online = online;
+    net.ready = ready;
+    const element = badge();
+    if (element) {
+      element.textContent = netText("offline");
+      element.hidden = online;
+    }
+    document.documentElement.classList.toggle("mafia-is-offline", !online);
+    window.dispatchEvent(new CustomEvent("mafia-net", { detail: { online, ready } }));
+  }
+  function watch() {
+    const current = window.socket;
+    if (!current || current === socket || !current.io) return;
+    socket = current;
+    heard = performance.now();
+    socket.io.on("packet", () => { heard = performance.now(); });
+    socket.io.on("ping", () => { heard = performance.now(); });
+    socket.on("beat", () => { beats += 1; });
+    connected = connected || socket.connected;
+    socket.on("connect", () => { heard = performance.now(); beats = 0; connected = true; });
+    socket.on("disconnect", judge);
+    document.documentElement.classList.add("mafia-net");  // our badge instead of NiceGUI's popup (mafia.css)
+  }
+  window.mafiaNet = net;
+  setInterval(() => { watch(); judge(); }, 200);
+  window.addEventListener("offline", judge);
+  window.addEventListener("online", judge);
+
   // "Your turn": a short vibration and a short beep, where the phone allows them.
   window.mafiaBuzz = function () {
     try { if (navigator.vibrate) navigator.vibrate([120, 60, 120]); } catch (e) { /* not allowed */ }
