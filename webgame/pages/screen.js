@@ -94,7 +94,7 @@ export default {
   data() {
     return {
       switches: {}, received: performance.now(), now: performance.now(), timer: null,
-      texts: {}, channels: {}, sent: {}, copied: null, pending: {}, gone: false,
+      texts: {}, channels: {}, sent: {}, copied: null, manual: null, pending: {}, gone: false,
     };
   },
   computed: {
@@ -129,7 +129,11 @@ export default {
       for (const node of this.nodes) {
         if (node.t === "dark" && this.$q && this.$q.dark) this.$q.dark.set(node.on ? true : dayDark());
         if (node.t === "vk") {
-          if (veilKey !== null && veilKey !== node.v) cover();
+          // A new phase (or the game's start): covered, and back at the top, its title and countdown in view.
+          if (veilKey !== node.v) {
+            if (veilKey !== null) cover();
+            window.scrollTo(0, 0);
+          }
           veilKey = node.v;
         }
       }
@@ -196,6 +200,9 @@ export default {
           if (error && error.name === "AbortError") return; // the player closed the sheet
         }
       }
+      // Over plain http (a LAN: no secure context) there is no share sheet and no clipboard API: the old copy
+      // command, and where even that fails, the link in a field, selected, for the phone's own "Copy".
+      let copied = true;
       try {
         await navigator.clipboard.writeText(node.url);
       } catch (error) {
@@ -203,8 +210,13 @@ export default {
         area.value = node.url;
         document.body.appendChild(area);
         area.select();
-        try { document.execCommand("copy"); } catch (ignored) { /* nothing more to try */ }
+        try { copied = document.execCommand("copy"); } catch (ignored) { copied = false; }
         area.remove();
+      }
+      if (!copied) {
+        this.manual = node.id;
+        this.$nextTick(() => this.$el.querySelector("[data-testid=share-link]")?.select());
+        return;
       }
       this.copied = node.id;
       setTimeout(() => { if (this.copied === node.id) this.copied = null; }, 4000);
@@ -275,6 +287,10 @@ export default {
               color: "primary", noCaps: true, "data-testid": id, onClick: () => this.share(node),
             }),
             h("div", { class: "mafia-sr", role: "status", "aria-live": "polite" }, copied ? node.y : ""),
+            this.manual === id
+              ? h("input", { class: "w-full", readonly: true, value: node.url, "aria-label": node.x,
+                             "data-testid": "share-link", onFocus: (event) => event.target.select() })
+              : null,
           ]);
         }
         case "badge":
