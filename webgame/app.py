@@ -23,9 +23,11 @@ from nicegui import app, background_tasks, ui
 from webgame import (
     app_manifest,
     asgi_layers,
+    catalogs,
     cluster,
     framework,
     heartbeat,
+    language_cookie,
     page_escape,
     page_template,
     public_address,
@@ -140,10 +142,12 @@ def _healthz() -> PlainTextResponse:
 
 
 def setup() -> None:
+    catalogs.compile_missing()  # a fresh checkout's catalogs, compiled before any page speaks (webgame.catalogs)
     register_database(app)
     app.add_static_files("/static", STATIC_DIR)
     app.add_api_route("/healthz", _healthz, methods=["GET"], include_in_schema=False)
     app.add_api_route(app_manifest.PATH, app_manifest.web_manifest, methods=["GET"], include_in_schema=False)
+    language_cookie.register(app)  # the language picker's cookie (webgame.language_cookie)
     page_template.install()  # no fonts, a lighter Quasar CSS, our icons and day colours (webgame.page_template)
     page_escape.install()  # a page's elements escaped for its HTML without str.translate (webgame.page_escape)
     home.register()
