@@ -148,6 +148,7 @@ class Phone:
         self.drop_reason = ""
         self.reconnect = False  # after a drop: retry like socket.io, reload like nicegui.js
         self.reconnecting = False  # socket.io's reconnect, which names the page (``page_template.ADOPT_SCRIPT``)
+        self.server_disconnect = False  # the server sent socket.io's disconnect packet: no reconnect, as a browser
         self.rebuilt = 0.0  # time.time() when the server last sent the whole page again (built in place)
         self.headers: dict[str, str] = {}  # sent with every request (the bench's X-Forwarded-For: an address)
         self.jar: aiohttp.CookieJar | None = None  # another phone's cookies: a second tab of the same browser
@@ -183,6 +184,7 @@ class Phone:
     def _read_page(self, html: str) -> None:
         """What a page load gives the browser: its elements, its client, its socket's path and backoff."""
         self.document_id = str(uuid.uuid4())
+        self.server_disconnect = False  # a new page load: a new socket.io
         self.elements, self.client_id, self.next_message_id = parse_page(html)
         prefix = _PREFIX.search(html)
         self.prefix = prefix.group(1) if prefix else ""
@@ -250,7 +252,9 @@ class Phone:
                         self.messages += 1
                         self.message_bytes += len(data)
                         self._packet(data)
-                    elif data.startswith("41"):
+                    elif data.startswith("41"):  # socket.io's disconnect packet: a browser's socket.io never
+                        self.server_disconnect = True  # reconnects after it (its page frozen on "Connection lost")
+                        self.drop_reason = "io server disconnect"
                         break
                 elif message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
                     self.drop_reason = f"{message.type.name} {message.data!r} {ws.close_code}"
@@ -269,7 +273,8 @@ class Phone:
     def _packet(self, data: str) -> None:
         if not data.startswith("42"):
             return
-        name, payload = _loads(data[2:])[:2]
+        name, *data_ = _loads(data[2:])  # an event may carry no data (the server's "beat": webgame.heartbeat)
+        payload = data_[0] if data_ else None
         if isinstance(payload, dict) and "_id" in payload:
             message_id = int(payload.pop("_id"))
             if message_id < self.next_message_id:
@@ -530,6 +535,8 @@ class Phone:
         socket (``44``) and nicegui.js reloads the page. Returns ``time.time()`` when the page is back."""
         attempt = 0
         self.trace = [("dropped", time.time())]
+        if self.server_disconnect:  # a browser would sit on "Connection lost" until its person reloads
+            raise TimeoutError(f"{self.label}: the server sent socket.io's disconnect: a browser never reconnects")
         while time.time() < give_up:
             await asyncio.sleep(self.backoff(attempt))
             attempt += 1

@@ -32,7 +32,7 @@ from typing import Any
 from nicegui import Client, background_tasks
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from webgame import browser_storage, leases, ratelimit, shared_limits, store
+from webgame import browser_storage, leases, page_adoption, ratelimit, shared_limits, store
 from webgame.leases import Fence
 from webgame.rooms import Registry, Room
 
@@ -65,6 +65,7 @@ class Cluster:
         self.owner = f"{name}:{os.getpid()}:{secrets.token_hex(4)}"  # one incarnation: a restart is a new owner
         self.codes: dict[int, str] = {}  # room id -> code, of the rooms held
         self._claims: dict[str, asyncio.Future[bool]] = {}  # code -> the claim under way
+        self.leaving = False  # stopping (``leave``): no room is taken any more
 
     async def claim(self, code: str) -> bool:
         """Take the room's lease, waiting (at most a lease's life and a little) for its holder to hand it over
@@ -81,7 +82,7 @@ class Cluster:
 
     async def _claim(self, code: str) -> bool:
         record = await store.get_room_by_code(code)
-        if record is None:
+        if record is None or self.leaving:
             return False
         if record.id in self.codes and record.id in leases.HELD:
             return True  # held already (its room is being rebuilt for another page)
@@ -142,11 +143,22 @@ class Cluster:
             close_pages(room)
 
 
-def close_pages(room: Room) -> None:
-    """Delete the room's pages and close their sockets: each browser reconnects through the proxy, finds its
-    page gone and reloads it, from the process that runs the room now."""
-    from nicegui import core
+    async def leave(self) -> None:
+        """A graceful stop (SIGTERM: a rolling restart, docs/SCALING.md): every room handed over at once, its
+        lease released, so the process its code goes to next takes it without waiting for the lease to lapse."""
+        self.leaving = True
+        for room_id in list(self.codes):
+            lease = leases.HELD.get(room_id)
+            try:
+                await self.drop(room_id, lease)
+            except Exception:
+                log.exception("cluster: releasing room %s at the stop failed (its lease lapses)", room_id)
 
+
+def close_pages(room: Room) -> None:
+    """Delete the room's pages (phones and TVs) and close their sockets' transports: each browser's socket.io
+    reconnects by itself through the proxy, to the process that runs the room now, which builds its page again
+    in place (``webgame.page_adoption``)."""
     for page in list(room.subscribers):
         client = getattr(page, "client", None)
         if not isinstance(client, Client) or client.is_deleted or client.id not in Client.instances:
@@ -155,8 +167,20 @@ def close_pages(room: Room) -> None:
         client._socket_to_document_id.clear()  # noqa: SLF001 - or NiceGUI deletes it again when they close
         client.delete()
         for sid in sockets:
-            if core.sio is not None:
-                background_tasks.create(core.sio.disconnect(sid), name="close a moved room's socket")
+            background_tasks.create(close_transport(sid), name="close a moved room's socket")
+
+
+async def close_transport(sid: str) -> None:
+    """Close a socket's engine.io transport, not its socket.io session: the browser takes it for a lost
+    connection and reconnects after its back-off. socket.io's disconnect packet (``sio.disconnect``) would
+    end its reconnecting for good: the page frozen on "Connection lost" until a manual reload."""
+    from nicegui import core
+
+    if core.sio is None:
+        return
+    eio_sid = core.sio.manager.eio_sid_from_sid(sid, "/")
+    if eio_sid is not None:
+        await core.sio.eio.disconnect(eio_sid)
 
 
 class Routing:
@@ -177,9 +201,9 @@ class Routing:
             return
         path = str(scope.get("path", ""))
         inner = _PREFIXED.match(path)
-        if inner is not None:
+        if inner is not None:  # the route it came by is kept: only a room's own may claim it (page_adoption)
             rest = inner.group(1)
-            scope = {**scope, "path": rest, "raw_path": rest.encode()}
+            scope = {**scope, "path": rest, "raw_path": rest.encode(), page_adoption.ROUTE: path[:-len(rest)]}
         elif scope["type"] == "http":
             coded = _CODE_PATH.match(path)
             if coded is not None and coded.group(2) != coded.group(2).upper():
@@ -224,6 +248,7 @@ def install(app: Any, registry: Registry) -> Cluster | None:
     if not getattr(app, "_mafia_routing", False):
         app.add_middleware(Routing, name=name)
         app._mafia_routing = True
+    app.on_shutdown(cluster.leave)  # (NiceGUI's shutdown handlers run while the database is still open)
     log.info("cluster: process %s (lease owner %s)", name, cluster.owner)
     return cluster
 

@@ -106,6 +106,15 @@ class RoomMoving(LookupError):
     hand-over under way): not a wrong code; the page asks the browser to try again shortly."""
 
 
+class RoomElsewhere(LookupError):
+    """A code typed with a look-alike (``0`` for ``D``, ...) stands for room ``code``, whose requests the proxy
+    sends by that spelling: its page is there (a redirect), never claimed here (``webgame.room_lookup``)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
 def _client(connection: BaseDBAsyncClient | None = None) -> BaseDBAsyncClient:
     return connection or connections.get("default")
 
@@ -230,6 +239,15 @@ async def _check(connection: BaseDBAsyncClient, lease: Fence, *, room_id: int | 
                         [key, lease.owner, lease.epoch], connection)
     if not rows:
         raise LeaseLost(f"room {room_id} / game {game_id}: the lease is no longer {lease.owner} epoch {lease.epoch}")
+
+
+async def confirm(room_id: int) -> None:
+    """A change of a room kept in memory only (a seat's move code): ``LeaseLost`` unless this process still holds
+    the room, asked of the database (a process woken up after a takeover hands out no code the room's new
+    process would not know). Nothing to check without a cluster."""
+    if room_fence(room_id) is not None:
+        async with in_transaction() as connection:
+            await check_room(connection, room_id)
 
 
 @asynccontextmanager

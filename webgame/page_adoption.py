@@ -9,7 +9,8 @@ storm (docs/PERFORMANCE.md). Here the socket's own request does the page's work 
   keeps there: ``page_template.ADOPT_SCRIPT``); only a page registered here (a room's phone page,
   ``/r/CODE``) is built this way, anything else is refused as before and reloads;
 - the page is built by the same builder as an HTTP request's, for the browser of the socket's own session
-  cookie (the seat is the cookie's, exactly as on a reload), with the same limits; the builder says whether
+  cookie (the seat is the cookie's, exactly as on a reload), with the same limits (in a cluster only for a
+  socket that came by its room's own prefix: only such a request may claim a room); the builder says whether
   it built the page (no such room or a limit: refused, and the reload answers it), or that the page cannot be
   built yet (a cluster's room moving to this process from a dead one: ``LATER``, the socket is closed right
   after it opened and socket.io comes back after its back-off, no reload);
@@ -47,6 +48,7 @@ from webgame import asgi_layers, browser_storage, leases
 log = logging.getLogger(__name__)
 
 PAGE_PARAM = "mafia_page"  # the socket's query: the page's path, as the browser's address bar shows it
+ROUTE = "mafia_route"  # a cluster's socket: the prefix it came by (``/r/CODE``, ``/p/NAME``; webgame.cluster.Routing)
 # (the path's first group, request) -> the page was built (True), not (False: refuse), not yet (None: LATER)
 Builder = Callable[[str, Request], Awaitable[bool | None]]
 LATER = None  # what ``adopt`` says of a page that cannot be built yet: its socket is told to come back
@@ -90,9 +92,18 @@ async def adopt(scope: Scope, query: dict[str, str]) -> bool | None:
         return False
     for pattern, route, builder in _PAGES:
         match = pattern.match(path)
-        if match is not None and next_message >= 0:
+        if match is not None and next_message >= 0 and _by_its_route(scope, match.group(1)):
             return await _build(scope, path, match.group(1), route, builder, client_id, next_message)
     return False
+
+
+def _by_its_route(scope: Scope, code: str) -> bool:
+    """In a cluster, whether the socket came by its room's own prefix (``/r/CODE/_nicegui_ws/...``), which the
+    proxy sends to the process of that code: building the page may claim the room, and a socket sent elsewhere
+    (``/p/NAME/...`` reaches any process its sender names, another code's prefix another process) must not
+    move it. A page of no room, or a single process, has no such route to check."""
+    route = scope.get(ROUTE) or str(scope.get("path", "")).partition("/_nicegui_ws/")[0]  # (before Routing)
+    return not leases.ACTIVE or route == f"/r/{code}"
 
 
 def _is_uuid(text: str) -> bool:

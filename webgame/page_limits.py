@@ -72,8 +72,11 @@ def room_pages(code: str) -> RoomPages:
 
 
 def has_room_for_watcher(code: str, address: str) -> bool:
-    """Whether a page without a seat may be built now (a flooder's page is closed to make room)."""
-    pages = room_pages(code)
+    """Whether a page without a seat may be built now (a flooder's page is closed to make room). Nothing is kept
+    for a code without pages here (a wrong code, a room another process of a cluster runs)."""
+    pages = _ROOMS.get(code)
+    if pages is None:
+        return True
     watchers = pages.watchers()
     if len(watchers) < WATCHERS:
         return True

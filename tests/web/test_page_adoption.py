@@ -75,14 +75,25 @@ async def test_a_restart_builds_each_phones_own_page_again_in_place(table: tuple
     await restart(server, room)
 
     # A socket that names a page the server does not build in place is refused (its browser reloads): not a
-    # page id, not a room's phone page, no such room, no page named.
+    # page id, not a room's page (a phone's or the TV's), no such room, no page named.
     for path, client_id in ((room.path, "not-a-page-id"), ("/", str(uuid.uuid4())),
-                            (f"{room.path}/screen", str(uuid.uuid4())), ("/r/ZZZZZZ", str(uuid.uuid4())),
-                            ("", str(uuid.uuid4()))):
+                            (f"{room.path}/screen/x", str(uuid.uuid4())), ("/r/ZZZZZZ", str(uuid.uuid4())),
+                            ("/r/ZZZZZZ/screen", str(uuid.uuid4())), ("", str(uuid.uuid4()))):
         probe.client_id, probe.path, probe.reconnecting = client_id, path, True
         with pytest.raises(Refused):
             await probe.connect()
     probe.path, probe.reconnecting = room.path, False
+
+    # The room's TV is built in place too (issue 31: it ended on an error page after a failover).
+    tv_id = str(uuid.uuid4())
+    probe.client_id, probe.path, probe.reconnecting, probe.rebuilt = tv_id, f"{room.path}/screen", True, 0.0
+    try:
+        await probe.connect()
+    finally:
+        probe.path, probe.reconnecting = room.path, False
+    assert await probe.rebuilt_page(10.0) and probe.has_text(room.code), "the TV's page was not built in place"
+    await probe.drop()
+    probe.client_id = str(uuid.uuid4())  # (its phone's page id is gone with the restart, as the others')
 
     # A socket naming another browser's page id (with its own cookie) gets its own browser's page.
     owners_page = owner.client_id
