@@ -34,7 +34,7 @@ from engine.errors import StaleAction
 from engine.knowledge import Viewer
 from engine.options import OptionValue
 from engine.state import GameState
-from webgame import host_watch, leases, room_codes, room_notices, seat_moves, store
+from webgame import host_watch, leases, room_lookup, room_notices, seat_moves, store
 from webgame.chat import CHAT_BURST, CHAT_KEPT, CHAT_MAX_LENGTH, CHAT_WINDOW, Chat, ChatLine
 from webgame.delegation import Held
 from webgame.errors import Refusal, refusal_text
@@ -335,11 +335,11 @@ class Registry:
     def get(self, code: str) -> Room | None:
         return self.rooms.get(store.normalize_code(code))
 
-    async def find(self, code: str) -> Room | None:  # RoomMoving: held by another process now
-        return await room_codes.lookup(code, self._find)  # (look-alike codes: room_codes)
+    async def find(self, code: str) -> Room | None:  # RoomMoving, RoomElsewhere: a cluster (webgame.room_lookup)
+        return await room_lookup.find(self, code)  # (look-alike codes: room_codes)
 
-    async def _find(self, code: str) -> Room | None:
-        """The room with this code: in memory, else rebuilt from the database (finished ones too)."""
+    async def load(self, code: str) -> Room | None:
+        """The room with this exact code: in memory, else rebuilt from the database (finished ones too)."""
         code = store.normalize_code(code)
         if not code or len(code) > 12 or code in self.rooms:
             return self.rooms.get(code)

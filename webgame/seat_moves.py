@@ -172,6 +172,7 @@ class SeatMoves:
                 by_host = own.id
             if seat.is_bot:
                 raise Refusal(N_("A bot has no phone to move."))
+            await leases.confirm(room.id)  # a cluster: no code from a process that lost the room (webgame.leases)
             self._prune()
             self.codes = {code: move for code, move in self.codes.items() if move.seat_id != seat.id}
             code, now = new_move_code(), room.now()

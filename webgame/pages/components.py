@@ -14,10 +14,20 @@ import qrcode
 import qrcode.image.svg
 from nicegui import Client, app, ui
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from engine.errors import RuleError
-from webgame import heartbeat, leases, page_limits, page_template, public_address, ratelimit, store, transport
+from webgame import (
+    heartbeat,
+    leases,
+    page_limits,
+    page_template,
+    public_address,
+    ratelimit,
+    room_lookup,
+    store,
+    transport,
+)
 from webgame.errors import Refusal
 from webgame.i18n import LANGUAGES, N_, Translator, from_accept_language, translator
 from webgame.identity import BrowserIdentity
@@ -247,13 +257,18 @@ async def open_room(request: Request, code: str, identity: BrowserIdentity,
     learns nothing until his attempts come back; no lookup is made). A right code then builds a page only if
     the browser and the address may build one more (``ratelimit.PAGES``) and the room has room for another page
     without a seat (``page_limits``). ``moving_page=False``: a room moving raises ``leases.RoomMoving`` instead
-    (a page built again in place for a socket, ``webgame.page_adoption``, then tells the socket to come back)."""
+    (a page built again in place for a socket, ``webgame.page_adoption``, then tells the socket to come back).
+    In a cluster a lookup waits at most ``room_lookup.LOOKUP_SECONDS`` (then the room is moving), and a code
+    typed with a look-alike is redirected to the room's own spelling, which the proxy sends to its process."""
     try:
         return await _open_room(request, code, identity)
     except leases.RoomMoving:
         if not moving_page:
             raise
         return light_page(tr(identity.language), identity.language, WAIT_MOVING, MOVING_RETRY)
+    except leases.RoomElsewhere as elsewhere:
+        path = request.url.path.replace(f"/r/{store.normalize_code(code)}", f"/r/{elsewhere.code}", 1)
+        return RedirectResponse(path if path.startswith(f"/r/{elsewhere.code}") else f"/r/{elsewhere.code}", 307)
 
 
 async def _open_room(request: Request, code: str, identity: BrowserIdentity) -> Room | Response | None:
@@ -264,17 +279,19 @@ async def _open_room(request: Request, code: str, identity: BrowserIdentity) -> 
     if token_hash is not None:  # a seated player's return: never refused (page_limits caps his tabs)
         if not ratelimit.SEAT_PAGE.spend("seat:" + token_hash):  # a burst of reloads waits a few seconds
             return light_page(_, identity.language, WAIT_PAGES, ratelimit.SEAT_PAGE.wait_seconds("seat:" + token_hash))
-        room = await registry.find(typed)
+        room = await room_lookup.find_within(registry, typed)
         if room is not None:
             ratelimit.VISITS.add(browser, room.code)
         return room
+    if ratelimit.PAGES.blocked(browser, address):  # before any lookup: in a cluster a lookup may claim the room
+        return light_page(_, identity.language, WAIT_PAGES, ratelimit.PAGES.wait_seconds(browser, address))
     if ratelimit.VISITS.has(browser, typed):  # opened before: the code is right, no guess to count
-        room = await registry.find(typed)
+        room = await room_lookup.find_within(registry, typed)
     else:
         if ratelimit.WRONG_CODES.blocked(browser, address):
             return light_page(_, identity.language, WAIT_GUESSES,
                               ratelimit.WRONG_CODES.wait_seconds(browser, address))
-        room = await registry.find(typed)
+        room = await room_lookup.find_within(registry, typed)
         if room is None:
             ratelimit.WRONG_CODES.spend(browser, address)
     if room is None:

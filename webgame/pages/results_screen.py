@@ -17,11 +17,10 @@ from typing import Any
 
 from nicegui import Client, ui
 from starlette.requests import Request
-from starlette.responses import Response
 
 from webgame.i18n import N_, Translator, translator
 from webgame.identity import BrowserIdentity
-from webgame.pages import components, narration, narrator_controls, tv_parts, wording
+from webgame.pages import components, narration, narrator_controls, tv_parts, tv_route, wording
 from webgame.pages.components import testid
 from webgame.pages.news import news_lines
 from webgame.projection import Projection
@@ -264,19 +263,8 @@ class ScreenPage:
 
 
 def register() -> None:
-    @ui.page("/r/{code}/screen")
-    async def screen(code: str, request: Request) -> Response | None:
-        identity = components.read_identity(request)
-        _ = components.tr(identity.language)
-        components.page_head(_, request)
-        components.page_language(identity.language)
-        room = await components.open_room(request, code, identity)  # limits: webgame/page_limits.py, ratelimit
-        if isinstance(room, Response):
-            return components.not_a_page(ui.context.client, room)
-        if room is None:
-            components.no_room(_, identity)
-            return None
+    def fill(room: Room, identity: BrowserIdentity, request: Request) -> None:
         ui.add_head_html(HEAD)
         ScreenPage(room, identity, request, ui.context.client).build()
-        components.hold_page(room, identity, request, seat=False)
-        return None
+
+    tv_route.register(fill)  # /r/CODE/screen; built in place for its socket after a failover too (tv_route)
