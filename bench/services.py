@@ -16,7 +16,7 @@ import subprocess
 import tempfile
 import time
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from bench.load import Server, free_port
@@ -119,8 +119,12 @@ class Postgres:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
+COMPOSE_NETWORKS = ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fd00::/8")
+"""Where the TLS front of compose.yaml may connect from (a container network): deploy/nginx.conf's real_ip."""
+
+
 def nginx_config(backends: Mapping[str, str], listen: str, *, fail_timeout: int = 10, read_timeout: int = 60,
-                 page_timeout: int = 12, include_http: bool = True) -> str:
+                 page_timeout: int = 12, include_http: bool = True, real_ip_from: Sequence[str] = ()) -> str:
     """nginx's configuration for game processes ``backends`` (name -> host:port) (docs/SCALING.md).
 
     A room's requests (its pages, its QR code, and through the page's prefix its socket and NiceGUI's assets)
@@ -128,11 +132,17 @@ def nginx_config(backends: Mapping[str, str], listen: str, *, fail_timeout: int 
     only its codes move); ``/p/NAME/`` reaches the process NAME (the start page's socket); the rest (the start
     page, static files) any process. A room's page (``/r/CODE``, ``/r/CODE/screen``) not answered within
     ``page_timeout`` (a frozen process) is asked of the code's next process; its socket keeps ``read_timeout``,
-    longer than socket.io's ping interval (24 s with NiceGUI's reconnect_timeout of 30 s)."""
+    longer than socket.io's ping interval (24 s with NiceGUI's reconnect_timeout of 30 s). ``real_ip_from``: the
+    addresses of a proxy in front (the TLS front): the client's address is then the last one it put in
+    ``X-Forwarded-For``, so the one nginx passes on last is the client's, not the front's."""
     servers = "\n".join(f"        server {address} max_fails=1 fail_timeout={fail_timeout}s;"
                         for address in backends.values())
     singles = "\n".join(f"    upstream mafia_{name} {{\n        server {address};\n    }}"
                         for name, address in backends.items())
+    real_ip = "".join(f"        set_real_ip_from {network};\n" for network in real_ip_from)
+    if real_ip:
+        real_ip = ("        # The client as the TLS front saw it (its X-Forwarded-For), not the front itself.\n"
+                   + real_ip + "        real_ip_header X-Forwarded-For;\n")
     body = f"""    map $http_upgrade $connection_upgrade {{
         default upgrade;
         ''      close;
@@ -152,6 +162,9 @@ def nginx_config(backends: Mapping[str, str], listen: str, *, fail_timeout: int 
 {singles}
     server {{
         listen {listen};
+{real_ip}        # Pages and the socket carry padded game state: never compressed (webgame/transport.py; Debian's
+        # nginx.conf turns gzip on for text/html). The game compresses its static files itself.
+        gzip off;
         client_max_body_size 1m;
         proxy_http_version 1.1;
         proxy_set_header Host $http_host;

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bench.services import nginx_config
+from bench.services import COMPOSE_NETWORKS, nginx_config
 from webgame.cluster import Routing
 
 REPO = Path(__file__).resolve().parents[2]
@@ -88,4 +88,5 @@ async def test_a_code_in_small_letters_is_sent_to_its_capitals_first() -> None:
 def test_the_shipped_nginx_configuration_is_the_tested_one() -> None:
     shipped = (REPO / "deploy" / "nginx.conf").read_text()
     body = "\n".join(line for line in shipped.splitlines() if not line.startswith("#")) + "\n"
-    assert body == nginx_config({"p1": "p1:8080", "p2": "p2:8080", "p3": "p3:8080"}, "80", include_http=False)
+    assert body == nginx_config({"p1": "p1:8080", "p2": "p2:8080", "p3": "p3:8080"}, "80", include_http=False,
+                                real_ip_from=COMPOSE_NETWORKS)
