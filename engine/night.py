@@ -80,12 +80,18 @@ HARMLESS = frozenset({Act.SUGGEST, Act.SUSPECT, Act.PASS})
 
 
 def clear_night(state: GameState) -> None:
+    """Keep the night's real choices for the timeline (a choice blocked by the lover or frozen by the courtesan
+    says by whom: ``blocked``), and start the next night empty."""
     for seat in sorted(state.night_acts):
         for action in state.night_acts[seat]:
             if action.act not in HARMLESS:
-                state.choices.append({"day": state.day, "phase": "night", "type": "choice", "seat": seat,
-                                      "role": str(state.role(seat)), "act": str(action.act),
-                                      "target": action.target, "note": action.note})
+                choice = {"day": state.day, "phase": "night", "type": "choice", "seat": seat,
+                          "role": str(state.role(seat)), "act": str(action.act), "target": action.target,
+                          "note": action.note}
+                if seat in state.night_blocked:
+                    choice["blocked"] = state.night_blocked[seat]
+                state.choices.append(choice)
+    state.night_blocked = {}
     state.night_acts = {}
     state.night_done = set()
 

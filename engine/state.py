@@ -63,6 +63,7 @@ class GameState:
     # night
     night_acts: dict[int, list[NightAct]] = field(default_factory=dict)
     night_done: set[int] = field(default_factory=set)
+    night_blocked: dict[int, str] = field(default_factory=dict)  # seat -> the role that blocked his acts tonight
     self_heals: dict[int, int] = field(default_factory=dict)  # doctor's seat -> times he picked himself
     notes_used: set[int] = field(default_factory=set)  # uk: commissars who have left their one note
     choices: list[dict[str, Any]] = field(default_factory=list)  # every night's real choices, for the timeline

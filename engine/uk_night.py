@@ -90,6 +90,7 @@ def resolve(state: GameState) -> None:
         else:
             healed.add(heal.target)
     frozen = {t for t in chosen_frozen if t is not None and t not in healed}
+    state.night_blocked = {seat: str(Role.COURTESAN) for seat in frozen}  # the timeline says so (night.clear_night)
     for seat in sorted(frozen):
         if state.role(seat) in (Role.COMMISSAR, Role.DOCTOR, Role.MANIAC):
             state.emit("frozen", frozenset({seat}), seat=seat)

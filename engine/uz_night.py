@@ -91,6 +91,7 @@ def resolve(state: GameState) -> None:
         immune = state.role(block.target) is Role.COMMISSAR and not opts["lover_blocks_commissar"]
         if block.seat not in blocked and not immune and block.target != block.seat:
             blocked.add(block.target)
+    state.night_blocked = {seat: str(Role.LOVER) for seat in blocked}  # the timeline says so (night.clear_night)
 
     def acts_of(role: Role, act: Act) -> list[NightAct]:
         return [a for a in _in_seat_order(state, role, act) if a.seat not in blocked]

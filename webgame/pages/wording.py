@@ -86,6 +86,8 @@ ACT_PROMPTS: dict[str, str] = {
     "suspect": N_("Whom do you suspect tonight?"),
 }
 
+BLOCKED_BY = {"lover": N_("Blocked by the lover: it did not happen."),
+              "courtesan": N_("Frozen by the courtesan: it did not happen.")}
 TIMELINE_ACTS: dict[str, str] = {
     "kill": N_("{name} ({role}) chose to kill {target}."),
     "check": N_("{name} ({role}) checked {target}."),
@@ -320,6 +322,9 @@ def timeline_text(_: Translator, rules: str, item: Mapping[str, Any], name_of: N
                                   target=name_of(int(item["target"])))
         if item.get("note"):
             text += " " + _("A note was left with it.")
+        blocked = BLOCKED_BY.get(str(item.get("blocked", "")))
+        if blocked:  # the lover's block (uz), the courtesan's freeze (uk): the act did not happen
+            text += " " + _(blocked)
         return text
     if item.get("type") == "check" and item.get("note"):
         told = event_text(_, rules, item, name_of, 0, "night")
