@@ -40,9 +40,10 @@ def new_game(rules: str, players: int, seed: int, options: Mapping[str, object] 
     if not low <= count <= high:
         raise RuleError(N_("This rule set plays with {low} to {high} players."), low=low, high=high)
     rng = random.Random(seed)
-    if roles is None:
-        dealt = deal(rules, count, opts, rng)
-    else:
+    # Dealt even when ``roles`` replaces the deal: the game's later draws (a uz random tie) are then those of the
+    # game dealt from this seed, so an exported game replays them.
+    dealt = deal(rules, count, opts, rng)
+    if roles is not None:
         try:
             dealt = [Role(r) for r in roles]
         except ValueError:
@@ -131,11 +132,13 @@ def _settle(state: GameState, rs: RuleSet, day_over: bool, first_event: int) -> 
     if (died or (day_over and at_pick)) and not waiting_for_pick and _won(state, rs):
         return
     if day_over:
-        if rs.name == "uz":
-            state.day += 1
-        if state.day > int(state.options["day_limit"]):
+        # Stalemate guard (RULES.md): no winner when day N's vote, and what follows from it, is over: a draw.
+        # Both rule sets count the same day: uz moves its counter here, uk at the end of the night.
+        if state.day >= int(state.options["day_limit"]):
             end_game(state, "draw")
             return
+        if rs.name == "uz":
+            state.day += 1
         night.clear_night(state)
         set_phase(state, Phase.NIGHT)
 

@@ -12,6 +12,7 @@ from engine.state import PUBLIC, GameState, Phase
 from engine.uk_night import slots as night_slots
 
 LOST_SPEECH = N_("Player {seat} lost this speech to fouls, so cannot nominate today.")
+DOUBLE_FOUL_BY_NIGHT = N_("Two fouls at once are given only at night, for gestures or sounds.")
 
 
 def start_day(state: GameState, night_dead: list[int]) -> None:
@@ -37,17 +38,9 @@ def _start_speeches(state: GameState) -> None:
     n = state.n
     start = (state.day - 1) % n
     order = [(start + i) % n + 1 for i in range(n)]
-    set_phase(state, Phase.SPEECHES)  # first: a speech lost now is announced as part of this day
-    queue = []
-    for seat in order:
-        if not state.is_alive(seat):
-            continue
-        if seat in state.loses_speech:
-            _lose_speech(state, seat)
-            continue
-        queue.append(seat)
-    state.queue = queue
-    _next_speaker(state)
+    set_phase(state, Phase.SPEECHES)
+    state.queue = [seat for seat in order if state.is_alive(seat)]
+    _next_speaker(state)  # a speech lost to fouls is lost when its turn comes (RULES.md), the first one too
     state.opening_step = state.step
 
 
@@ -66,14 +59,27 @@ def speech_opening(state: GameState) -> bool:
 
 
 def _next_speaker(state: GameState) -> bool:
-    """Move to the next speaker of this phase; True when the night begins."""
+    """Move to the next speaker of this phase; True when the night begins. A player whose 3 fouls cost him his
+    next speech loses it here, when its turn comes: a foul withdrawn before then has given it back."""
     while state.queue:
-        state.speaker = state.queue.pop(0)
+        seat = state.queue.pop(0)
+        if state.phase is Phase.SPEECHES and seat in state.loses_speech and state.is_alive(seat):
+            _lose_speech(state, seat)
+            continue
+        state.speaker = seat
         state.step += 1
-        if state.phase is Phase.LAST_WORDS or state.is_alive(state.speaker):
+        if state.phase is Phase.LAST_WORDS or state.is_alive(seat):
             return False
     state.speaker = 0
     return _phase_done(state)
+
+
+def speaks(state: GameState, seat: int) -> bool:
+    """Whether ``seat``, waiting in this phase's queue, will speak when his turn comes (the same test as
+    ``_next_speaker``)."""
+    if state.phase is Phase.LAST_WORDS:
+        return True
+    return state.is_alive(seat) and not (state.phase is Phase.SPEECHES and seat in state.loses_speech)
 
 
 def _phase_done(state: GameState) -> bool:
@@ -85,25 +91,41 @@ def _phase_done(state: GameState) -> bool:
     if state.phase is Phase.SPEECHES:
         return _after_speeches(state)
     if state.phase is Phase.DEFENCE:
-        state.vote_round += 1
-        state.votes = {}
-        set_phase(state, Phase.VOTE)
-        return False
+        return _open_vote(state)
     return True
+
+
+def _open_vote(state: GameState) -> bool:
+    """The defences are over: the vote begins among the nominees still in the game. With one left (the others
+    removed by fouls or sent from the table, in a speech, the defences or the tied players' speeches) there is
+    no vote: the single-nominee rules decide, as if he had been the only one nominated (RULES.md)."""
+    nominees = [c for c in state.candidates if state.is_alive(c)]
+    if len(nominees) < 2:
+        return _without_vote(state, nominees)
+    state.candidates = nominees
+    state.vote_round += 1
+    state.votes = {}
+    set_phase(state, Phase.VOTE)
+    return False
+
+
+def _without_vote(state: GameState, nominees: list[int]) -> bool:
+    """No nominee: no vote. A single nominee: eliminated without a vote, or spared, by ``single_nominee``."""
+    if not nominees:
+        return True
+    rule = state.options["single_nominee"]
+    spared = rule == "never_eliminated" or (rule == "eliminated_except_day_one" and state.day == 1)
+    if spared:
+        state.emit("vote_result", PUBLIC, votes={}, eliminated=None, single=nominees[0])
+        return True
+    state.emit("vote_result", PUBLIC, votes={}, eliminated=nominees[0], single=nominees[0])
+    return _eliminate(state, nominees)
 
 
 def _after_speeches(state: GameState) -> bool:
     nominees = [nominee for _, nominee in state.nominations if state.is_alive(nominee)]
-    if not nominees:
-        return True
-    if len(nominees) == 1:
-        rule = state.options["single_nominee"]
-        spared = rule == "never_eliminated" or (rule == "eliminated_except_day_one" and state.day == 1)
-        if spared:
-            state.emit("vote_result", PUBLIC, votes={}, eliminated=None, single=nominees[0])
-            return True
-        state.emit("vote_result", PUBLIC, votes={}, eliminated=nominees[0], single=nominees[0])
-        return _eliminate(state, nominees)
+    if len(nominees) < 2:
+        return _without_vote(state, nominees)
     state.candidates = nominees
     state.queue = list(nominees)
     set_phase(state, Phase.DEFENCE)
@@ -243,7 +265,7 @@ def foul(state: GameState, action: Foul) -> bool:
     if action.amount not in (0.5, 1, 2):
         raise IllegalTarget(N_("A foul is 0.5 or 1."))
     if action.amount == 2 and state.phase is not Phase.NIGHT and not state.options["double_foul_by_day"]:
-        raise IllegalTarget(N_("Two fouls at once are given only at night, for gestures or sounds."))
+        raise IllegalTarget(DOUBLE_FOUL_BY_NIGHT)
     _check_fouled(state, action.seat)
     before = state.fouls.get(action.seat, 0.0)
     after = before + float(action.amount)
@@ -254,16 +276,12 @@ def foul(state: GameState, action: Foul) -> bool:
     if before < 3 <= after:
         if state.options["three_fouls_penalty_vote"]:
             state.penalty_vote.add(action.seat)
-        if state.phase is Phase.SPEECHES and action.seat in state.queue:
-            # His speech today is still to come: that is the next speech he loses.
-            state.queue.remove(action.seat)
-            _lose_speech(state, action.seat)
-        elif action.seat == state.speaker and speech_opening(state):
-            _lose_speech(state, action.seat)  # the day's first speech, not begun: it is his next one
+        if action.seat == state.speaker and speech_opening(state):
+            _lose_speech(state, action.seat)  # the day's first speech, not begun: its turn has come
             if after < 4:
                 day_over = _next_speaker(state)
         else:
-            state.loses_speech.add(action.seat)
+            state.loses_speech.add(action.seat)  # lost when its turn comes (today's if still to come)
     if before < 4 <= after:
         return _remove(state, action.seat)
     return day_over

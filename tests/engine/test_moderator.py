@@ -116,6 +116,9 @@ def test_a_player_who_lost_his_speech_is_told_so() -> None:
     apply(state, EndSpeech(1))
     for _ in range(3):
         apply(state, Foul(5, 1))
+    for seat in (2, 3, 4):  # his speech is lost when its turn comes
+        apply(state, EndSpeech(seat))
+    assert state.speaker == 6 and state.events[-1].type == "speech_lost"
     with pytest.raises(RuleError) as error:
         apply(state, Nominate(5, 1))
     assert error.value.msgid == LOST_SPEECH
