@@ -122,6 +122,8 @@ def in_container() -> bool:
 
 @dataclass(slots=True)
 class _Cache:
+    """The machine's ranked addresses and when they were read (``lan_addresses``)."""
+
     at: float = -CACHE_SECONDS
     value: tuple[str, ...] = ()
 

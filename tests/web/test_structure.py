@@ -100,7 +100,8 @@ LAYERS: list[set[str]] = [
      "webgame.pages.lobby_summary", "webgame.pages.moderator"},  # the screens
     {"webgame.pages.screen", "webgame.pages.wording", "webgame.pages.components", "webgame.pages.evenness",
      "webgame.pages.news", "webgame.pages.page_protocols", "webgame.pages.screen_model",
-     "webgame.pages.narrator_controls", "webgame.pages.narration", "webgame.pages.moving"},  # the parts, wording
+     "webgame.pages.narrator_controls", "webgame.pages.narration", "webgame.pages.moving",
+     "webgame.pages.reach_note"},  # the parts, wording
 ]
 FORBIDDEN_IN_PAGES = ("engine.state", "engine.knowledge", "engine.game", "engine.view")
 
