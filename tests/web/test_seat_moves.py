@@ -175,6 +175,9 @@ async def test_a_phone_moves_its_seat_mid_night_with_the_code_behind_its_reveal(
     assert node(old, "my-role") is None and "You are watching this game." in texts(old)
     for phone in (users[0], new, old):
         await wait_for(lambda p=phone: "3. P3 moved to another phone by himself." in texts(p))  # type: ignore[misc]
+    away = ("Your seat (P3) was moved to another phone with a code from this phone. This phone has no seat here "
+            "any more.")
+    assert away in texts(old) and all(away not in texts(phone) for phone in (users[0], new))  # the old phone's own
 
 
 async def test_the_host_gives_a_code_in_the_lobby_and_guessing_runs_out_of_attempts(
