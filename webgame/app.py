@@ -32,6 +32,7 @@ from webgame import (
     page_template,
     public_address,
     stale_sockets,
+    storage_expiry,
     transport,
 )
 from webgame.clock import Clock
@@ -155,6 +156,7 @@ def setup() -> None:
     results_screen.register()
     cluster.install(app, registry)  # with MAFIA_PROCESS: one process of several behind a proxy (docs/SCALING.md)
     app.on_startup(_start_rooms)
+    app.on_startup(storage_expiry.start)  # browsers' storage without a seat expires (webgame.storage_expiry)
     transport.uncompressed_socket()
     framework.install()  # NiceGUI's per-element signature checks, remembered (webgame.framework)
     quiet_storage_reads()  # a browser's storage file read after a restart is not written back (webgame.identity)

@@ -41,7 +41,7 @@ MERGE_TRIES = 50  # writes lost in a row to other writers of the same browser be
 WRITE_TRIES = 5  # failed writes (the database down) before the changes wait for the next one
 RETRY_SECONDS = 1.0  # after the database failed a write
 LOADED = "mafia_browser_storage_loaded"  # in a request's state: its storage was read from the database just now
-_NOW = "EXTRACT(EPOCH FROM clock_timestamp())::float8"
+_NOW = NOW_SQL = "EXTRACT(EPOCH FROM clock_timestamp())::float8"  # the database's clock (``webgame.storage_expiry``)
 _MISSING: Any = object()
 
 

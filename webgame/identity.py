@@ -2,7 +2,9 @@
 
 A seat token is a bearer secret of 192 random bits (``store.new_seat_token``). The browser keeps it in
 ``app.storage.user['seats'][ROOM_CODE]`` (NiceGUI's file of that browser, or its row in PostgreSQL when the game
-runs as a cluster: ``webgame.browser_storage``); the server keeps only its SHA-256. A page reads the browser's
+runs as a cluster: ``webgame.browser_storage``); the server keeps only its SHA-256. Seats are all the storage
+holds: the phone's language is a cookie (``webgame.language_cookie``), and a storage without a seat expires
+(``webgame.storage_expiry``). A page reads the browser's
 storage once, in its builder, and passes what it found on: ``app.storage.user`` resolves to whoever's
 event is running, which, when another player's tap re-renders this page, is someone else.
 """
@@ -60,6 +62,7 @@ class BrowserIdentity:
     storage: MutableMapping[str, Any]
     language: str
     browser: str = ""  # the browser's storage id (its session): what per-browser rate limits key on
+    page: str = "/"  # the page's path and query: where the language picker brings the phone back
 
     def token_for(self, code: str) -> str | None:
         seats = self.storage.get("seats")

@@ -47,9 +47,14 @@ def public_base(base_url: str) -> str:
     return base
 
 
+SESSION_DAYS = 14  # the session cookie lives this long after the browser's last request (Starlette's default)
+
+
 def session_cookie_kwargs() -> dict[str, Any]:
-    """For ``ui.run(session_middleware_kwargs=...)`` (Starlette's SessionMiddleware; HttpOnly is always on)."""
-    return {"same_site": "lax", "https_only": secure_cookies()}
+    """For ``ui.run(session_middleware_kwargs=...)`` (Starlette's SessionMiddleware; HttpOnly is always on). The
+    cookie is signed again with every answer, so it lives ``SESSION_DAYS`` after the browser's last request: the
+    age past which its server-side storage can no longer be found (``webgame.storage_expiry``)."""
+    return {"same_site": "lax", "https_only": secure_cookies(), "max_age": SESSION_DAYS * 86400}
 
 
 class GZipStaticOnly:

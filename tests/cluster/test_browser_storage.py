@@ -16,7 +16,7 @@ from nicegui.persistence import FilePersistentDict
 from nicegui.storage import Storage
 from tortoise import connections
 
-from webgame import browser_storage
+from webgame import browser_storage, storage_expiry
 from webgame.browser_storage import PostgresStorage, merge
 from webgame.identity import BrowserIdentity
 
@@ -193,3 +193,53 @@ async def test_the_read_before_a_page_is_skipped_only_when_the_request_just_read
         assert here["seats"] == {"BBBBB": "token-b"}
     finally:
         users.pop(BROWSER, None)
+
+
+async def _row_age(browser: str, days: float) -> None:
+    await connections.get("default").execute_query(
+        f"UPDATE browser_storage SET updated_at = {browser_storage.NOW_SQL} - $2 WHERE id = $1",
+        [browser, days * storage_expiry.DAY])
+
+
+async def _rows() -> set[str]:
+    rows = await connections.get("default").execute_query_dict("SELECT id FROM browser_storage")
+    return {row["id"] for row in rows}
+
+
+async def test_rows_without_a_seat_expire_after_a_week_and_with_one_once_no_cookie_names_them(pg: str) -> None:
+    """Issue 26: 100 visitors who touched the language picker left 100 rows, never removed."""
+    ages = {"language-fresh": ({"lang": "uk"}, 6.9), "language-old": ({"lang": "uk"}, 7.1),
+            "seats-emptied": ({"seats": {}}, 8), "seat-in-use": ({"seats": {"K7QXM": "t"}}, 14.9),
+            "seat-gone": ({"seats": {"K7QXM": "t"}}, storage_expiry.SEATED_DAYS + 0.1)}
+    for browser, (data, days) in ages.items():
+        storage = await _process(browser)
+        storage.update(data)
+        await storage.flushed()
+        await _row_age(browser, days)
+    assert await storage_expiry.sweep_rows() == 3
+    assert await _rows() == {"language-fresh", "seat-in-use"}
+    revived = await _process("seat-gone")  # a process that still held it in memory writes it anew
+    assert dict(revived) == {}
+
+
+async def test_a_row_in_use_is_marked_used_and_a_gone_row_is_written_anew(pg: str) -> None:
+    storage = await _process("weekly-table")
+    _seat(storage, "K7QXM", "token-1")
+    await storage.flushed()
+    await _row_age("weekly-table", storage_expiry.SEATED_DAYS - 1)
+    storage_expiry._TOUCHED.clear()  # noqa: SLF001
+    storage_expiry.touch(storage)  # a page built for it
+    for _ in range(100):
+        await asyncio.sleep(0.01)
+        rows = await connections.get("default").execute_query_dict(
+            f"SELECT {browser_storage.NOW_SQL} - updated_at AS age, version FROM browser_storage WHERE id = $1",
+            ["weekly-table"])
+        if rows[0]["age"] < 60:
+            break
+    assert rows[0]["age"] < 60 and rows[0]["version"] == storage.version  # marked, not a new version
+    assert await storage_expiry.sweep_rows() == 0
+    await _row_age("weekly-table", storage_expiry.SEATED_DAYS + 1)
+    assert await storage_expiry.sweep_rows() == 1
+    _seat(storage, "AAAAA", "token-2")  # the process still holds it: its next change writes it anew, both seats
+    await storage.flushed()
+    assert (await _process("weekly-table"))["seats"] == {"K7QXM": "token-1", "AAAAA": "token-2"}

@@ -77,8 +77,13 @@ def tap(user: User, marker: str, value: Any = None) -> None:
     if screen is None:
         raise AssertionError(f"nothing to tap: {marker}")
     assert user.client is not None
+
+    async def tapped() -> None:
+        with screen:  # as NiceGUI runs an element's handler: in the element's slot (``ui.navigate`` finds its page)
+            await screen.tap(marker, value)
+
     with user.client:
-        background_tasks.create(screen.tap(marker, value), name=f"tap {marker}")
+        background_tasks.create(tapped(), name=f"tap {marker}")
 
 
 def node(user: User, marker: str) -> dict[str, Any] | None:

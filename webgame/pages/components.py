@@ -19,12 +19,14 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from engine.errors import RuleError
 from webgame import (
     heartbeat,
+    language_cookie,
     leases,
     page_limits,
     page_template,
     public_address,
     ratelimit,
     room_lookup,
+    storage_expiry,
     store,
     transport,
 )
@@ -51,10 +53,12 @@ def testid(element: E, name: str) -> E:
 def read_identity(request: Request) -> BrowserIdentity:
     """This browser's storage and language, read once in a page builder (see ``webgame.identity``)."""
     storage = app.storage.user
-    language = storage.get("lang")
+    storage_expiry.touch(storage)  # in use: its age counts from now (at most one write a day)
+    language = language_cookie.cookie_language(request) or storage.get("lang")  # (an older version kept it there)
     if language not in LANGUAGES:
         language = from_accept_language(request.headers.get("accept-language"))
-    return BrowserIdentity(storage=storage, language=str(language), browser=browser_of(request))
+    page = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    return BrowserIdentity(storage=storage, language=str(language), browser=browser_of(request), page=page)
 
 
 def browser_of(request: Request) -> str:
@@ -103,9 +107,8 @@ def header_nodes(d: Draft, _: Translator, identity: BrowserIdentity, title: str 
     switch. ``dark``: whether the page has the night's colours (None: the page leaves them alone)."""
 
     def change(value: Any) -> None:
-        if value in LANGUAGES and value != identity.language:
-            identity.storage["lang"] = value
-            ui.navigate.reload()
+        if value in LANGUAGES and value != identity.language:  # a cookie, never the server's storage
+            ui.navigate.to(language_cookie.switch_path(str(value), identity.page))
 
     with d.row("w-full items-center justify-between no-wrap"):
         d.heading(title or _("Mafia"), 1, "text-lg font-bold mafia-header-title")

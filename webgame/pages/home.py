@@ -5,7 +5,7 @@ from __future__ import annotations
 from nicegui import ui
 from starlette.requests import Request
 
-from webgame import page_limits, ratelimit, room_codes, store
+from webgame import language_cookie, page_limits, ratelimit, room_codes, store
 from webgame.i18n import LANGUAGES, Translator
 from webgame.pages import components, wording
 from webgame.pages.components import testid
@@ -44,9 +44,11 @@ def register() -> None:
                     components.refuse(_, error)
                     return
                 identity.keep_token(room.code, token)
-                identity.storage["lang"] = language
                 await identity.saved()  # a cluster: the room's page may be built by another process
-                ui.navigate.to(f"/r/{room.code}")
+                if language != identity.language:  # the phone speaks the room's language, kept in its cookie
+                    ui.navigate.to(language_cookie.switch_path(language, f"/r/{room.code}"))
+                else:
+                    ui.navigate.to(f"/r/{room.code}")
             finally:
                 busy["now"] = False
 
