@@ -184,7 +184,7 @@ def _speech(view: GameView, d: Draft, buttons: list[Callable[[], None]]) -> None
         view.target_grid(d, [int(s) for s in p.get("alive", [])], targets, choice.target, pick, mark="nominate")
         if choice.target in targets:
             target = int(choice.target)
-            buttons.append(lambda: d.button(_("Nominate {name}").format(name=view.name_of(target)),
+            buttons.append(lambda: d.button(_("Nominate {number}").format(number=_.number(target)),
                                             lambda: view.send(Nominate(seat, target)), "confirm", cls="mafia-target",
                                             icon="gavel"))
     if view.action("end_speech"):
@@ -236,7 +236,9 @@ def moderator_panel(view: GameView, d: Draft, own_choice: Any = None) -> None:
             part.refresh()
 
         selected = choice.target if choice.act.startswith(("foul", "confirm:")) else None
-        view.target_grid(d, targets, targets, selected, pick, mark="foul")
+        fouls = {int(s): float(v) for s, v in p.get("fouls", {}).items() if v}
+        counts = {seat: _("Fouls: {count}").format(count=_.number(fouls.get(seat, 0))) for seat in targets}
+        view.target_grid(d, targets, targets, selected, pick, mark="foul", notes=counts)  # counts on the tiles
         if selected in targets:
             target = int(selected)
             with d.bar() if pinned else d.div("w-full"):  # pinned: in the first screen whatever the table's size
@@ -244,12 +246,17 @@ def moderator_panel(view: GameView, d: Draft, own_choice: Any = None) -> None:
                     _confirm(view, d, choice, target, part)
                 else:
                     _foul_buttons(view, d, choice, target, action, withdraw, send_off, part)
-        fouls = {int(s): float(v) for s, v in p.get("fouls", {}).items() if v}
-        for seat, count in sorted(fouls.items()):
-            d.label(_("{name}: {count}").format(name=view.name_of(seat), count=_.number(count)))
         # Under the grid: the grid stays in the moderator's first screenful.
         d.label(_("At 2 fouls a player's speeches are 10 s shorter; at 3 the next speech is lost and a penalty vote "
                   "counts in the next vote; at 4 the player leaves the game."), "text-sm mafia-muted")
+
+
+async def _give(view: GameView, choice: Any, part: Any, action: Any) -> None:
+    """The moderator's action; once it is taken, no player is selected any more (a second foul is two taps
+    away, never one), and the part shows it."""
+    if await view.send(action):
+        choice.act, choice.target = "foul", None
+        part.refresh()
 
 
 def _foul_buttons(view: GameView, d: Draft, choice: Any, target: int, action: dict[str, Any],
@@ -268,16 +275,16 @@ def _foul_buttons(view: GameView, d: Draft, choice: Any, target: int, action: di
                 d.button(label, lambda a=amount: ask(f"foul:{a}"), f"foul-amount-{amount}", cls="grow mafia-target",
                          color="negative")
             else:
-                d.button(label, lambda a=amount: view.send(Foul(target, a)), f"foul-amount-{amount}",
-                         cls="grow mafia-target")
+                d.button(label, lambda a=amount: _give(view, choice, part, Foul(target, a)),
+                         f"foul-amount-{amount}", cls="grow mafia-target")
     last = (withdraw.get("last") or {}).get(str(target))
     with d.row("w-full no-wrap gap-2"):
         if target in withdraw.get("targets", []) and last is not None:
-            d.button(_("Withdraw the last foul ({amount})").format(amount=_.number(float(last))),
-                     lambda: view.send(WithdrawFoul(target)), "withdraw-foul", cls="grow mafia-target", outline=True,
-                     icon="undo")
+            d.button(_("Withdraw {amount}").format(amount=_.number(float(last))),  # the last foul given
+                     lambda: _give(view, choice, part, WithdrawFoul(target)), "withdraw-foul",
+                     cls="grow mafia-target", outline=True, icon="undo")
         if target in send_off.get("targets", []):
-            d.button(_("Send from the table"), lambda: ask("send_off"), "send-off", cls="grow mafia-target",
+            d.button(_("Send off"), lambda: ask("send_off"), "send-off", cls="grow mafia-target",
                      outline=True, color="negative", icon="logout")
 
 
@@ -302,5 +309,6 @@ def _confirm(view: GameView, d: Draft, choice: Any, target: int, part: Any) -> N
         part.refresh()
 
     with d.row("w-full no-wrap gap-2"):
-        d.button(_("Yes"), lambda: view.send(yes), "confirm-yes", cls="grow mafia-target", color="negative")
+        d.button(_("Yes"), lambda: _give(view, choice, part, yes), "confirm-yes", cls="grow mafia-target",
+                 color="negative")
         d.button(_("Cancel"), cancel, "confirm-cancel", cls="grow mafia-target", outline=True)

@@ -16,6 +16,7 @@ from engine.actions import Action
 from webgame.chat import ChatLine
 from webgame.pages import components, day, moving, night, outcome, wording
 from webgame.pages.chat_part import ChatPart
+from webgame.pages.moderator import moderator_night
 from webgame.pages.record_part import RecordPart
 from webgame.pages.screen import Draft
 from webgame.projection import Projection
@@ -89,15 +90,17 @@ class GameView:
             choice.step, choice.act, choice.target, choice.note = int(self.p.get("step", -1)), "", None, False
         return choice
 
-    async def send(self, action: Action) -> None:
-        """One tap, once: a second tap while the first is on its way does nothing."""
+    async def send(self, action: Action) -> bool:
+        """One tap, once: a second tap while the first is on its way does nothing. True if it was taken."""
         page = self.page
         if page.busy:
-            return
+            return False
         page.busy = True
         try:
             if await components.guarded(page.t, lambda: page.room.act(page.token_hash, action)):
                 page.choice.target = None
+                return True
+            return False
         finally:
             page.busy = False
 
@@ -112,11 +115,16 @@ class GameView:
         return "mafia-grid" + (" mafia-grid-3" if seats > 8 else "")
 
     def target_grid(self, d: Draft, seats: list[int], enabled: list[int], selected: int | None,
-                    on_pick: Callable[[int], Any], mark: str = "target") -> None:
-        """Living players as big buttons; the same grid for every role, only the enabled ones differ."""
+                    on_pick: Callable[[int], Any], mark: str = "target",
+                    notes: dict[int, str] | None = None) -> None:
+        """Living players as big buttons; the same grid for every role, only the enabled ones differ. A name is
+        one line, cut with an ellipsis; ``notes``: a second line under every name (the moderator's foul counts)."""
         with d.div(self.small_grid_class() if mark == "foul" else self.grid_class()):
             for seat in seats:
-                d.button(self.name_of(seat), lambda s=seat: on_pick(s), f"{mark}-{seat}", cls="mafia-target",
+                label, cls = self.name_of(seat), "mafia-target"
+                if notes is not None:
+                    label, cls = f"{label}\n{notes.get(seat, '')}", "mafia-target mafia-two-lines"
+                d.button(label, lambda s=seat: on_pick(s), f"{mark}-{seat}", cls=cls,
                          outline=seat != selected, enabled=seat in enabled, no_caps=True)
 
     def name_tiles(self, d: Draft, seats: list[int]) -> None:
@@ -213,26 +221,7 @@ class GameView:
                 if remaining is not None and self.p["phase"] != "ended":
                     d.clock(components.countdown_text(page.t, room), None if room.paused else remaining,
                             "mafia-countdown", "countdown")
-            self._clock_bar(d)  # the host's clock buttons
-
-    def _clock_bar(self, d: Draft) -> None:
-        """The host's clock: small buttons on one line under the countdown (the grid stays in the first screen)."""
-        page, room = self.page, self.page.room
-        if not room.is_host(page.token_hash) or room.stage.value != "playing":
-            return
-        _ = page.t
-        token_hash, step = page.token_hash, int(self.p.get("step", -1))
-        with d.row("w-full justify-end no-wrap gap-1"):
-            if room.paused:
-                d.button(_("Resume"), lambda: components.guarded(_, lambda: room.resume(token_hash)), "resume",
-                         outline=True, no_caps=True)
-            else:
-                d.button(_("Pause"), lambda: components.guarded(_, lambda: room.pause(token_hash)), "pause",
-                         outline=True, no_caps=True)
-            d.button(_("+30 s"), lambda: components.guarded(_, lambda: room.extend(token_hash)), "extend",
-                     outline=True, no_caps=True)
-            d.button(_("End now"), lambda: components.guarded(_, lambda: room.skip(token_hash, step)), "skip",
-                     outline=True, no_caps=True)
+            clock_bar(self, d)  # the host's clock buttons
 
     def role_card(self, d: Draft) -> None:
         """The role, its team and the roles this seat knows, in a few short lines at the top of the revealed
@@ -259,8 +248,11 @@ class GameView:
     def panel(self, d: Draft) -> None:
         """The second part: what this viewer does at this step (its counts in the ``status`` part, in the slot)."""
         phase = self.p["phase"]
+        if phase == "night":
+            night.result(self, d)  # first: the day's result, on every phone (issue 27)
+            moderator_night(self, d)  # the moderator's overview of the night before his foul grid
         if self.viewer_kind == "moderator" and self.action("foul"):
-            day.moderator_panel(self, d)  # first: the foul grid in the moderator's first screenful
+            day.moderator_panel(self, d)  # first by day: the foul grid in the moderator's first screenful
         if phase == "ended":
             outcome.render(self, d)
         elif phase == "night":
@@ -328,3 +320,23 @@ def third_part(view: GameView, d: Draft) -> None:
     if seat:  # his own seat to another phone: the code behind the reveal only
         moving.owner_offer(d, page, page.third, behind_reveal=True)
     moving.host_codes(d, page, page.third, behind_reveal=seat)
+
+
+def clock_bar(view: GameView, d: Draft) -> None:
+    """The host's clock: small buttons on one line under the countdown (the grid stays in the first screen)."""
+    page, room = view.page, view.page.room
+    if not room.is_host(page.token_hash) or room.stage.value != "playing":
+        return
+    _ = page.t
+    token_hash, step = page.token_hash, int(view.p.get("step", -1))
+    with d.row("w-full justify-end gap-1 mafia-clock-row"):  # wraps rather than pass the screen's edge
+        if room.paused:
+            d.button(_("Resume"), lambda: components.guarded(_, lambda: room.resume(token_hash)), "resume",
+                     outline=True, no_caps=True)
+        else:
+            d.button(_("Pause"), lambda: components.guarded(_, lambda: room.pause(token_hash)), "pause",
+                     outline=True, no_caps=True)
+        d.button(_("+30 s"), lambda: components.guarded(_, lambda: room.extend(token_hash)), "extend",
+                 outline=True, no_caps=True)
+        d.button(_("End now"), lambda: components.guarded(_, lambda: room.skip(token_hash, step)), "skip",
+                 outline=True, no_caps=True)

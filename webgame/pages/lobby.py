@@ -36,6 +36,8 @@ class LobbyView:
     def changed(self, what: str) -> None:
         """A lobby change: redraw only the parts it touches (never the host's own inputs)."""
         page = self.page
+        if what in ("seats", "settings") and self.waits:
+            page.first.refresh()  # "waiting for the host" (or for more players), at the top of a player's lobby
         if what in ("seats", "presence"):
             page.second.refresh()
         if what == "settings" and not self.is_host:
@@ -54,6 +56,29 @@ class LobbyView:
                 d.label(_("Join this game"), "text-lg font-bold")
                 d.form(_("Your name"), _("Join"), self.join, "join-name", "join")
             moving.take_form(d, self.page)  # a seat of this room on another phone comes here with a code
+        if self.waits:  # a seated player: what he waits for first, then the seats; the invite comes after them
+            with d.card("mafia-card"):
+                d.label(self._waiting_text(), "text-lg", "waiting-host")
+            moving.notices(d, self.page)
+            return
+        self.invite(d)
+        moving.notices(d, self.page)  # a seat moved to another phone, a new host
+        if self.is_host:
+            tv_card(self.page, d)
+
+    @property
+    def waits(self) -> bool:
+        """A seated player who is not the host: his lobby opens on the seats and "waiting for the host"."""
+        return not self.is_host and self.page.room.seat_by_hash(self.page.token_hash) is not None
+
+    def _waiting_text(self) -> str:
+        _, room = self.page.t, self.page.room
+        problem = room.start_problem()
+        return _(problem[0]).format(**problem[1]) if problem else _("Waiting for the host to start the game.")
+
+    def invite(self, d: Draft) -> None:
+        """The room's code, its QR code, link and share buttons."""
+        _, room = self.page.t, self.page.room
         with d.card("mafia-card items-center"):
             components.theme_switch(d, _, "mafia-theme-corner")  # the day's colours (the room's header is full)
             d.label(_("Room code"), "mafia-muted")
@@ -65,17 +90,16 @@ class LobbyView:
             d.share(_("Share the link"), _("Link copied"), self.page.url, message, "share")
             d.link(_("Share to Telegram"), components.telegram_link(self.page.url, message), "share-telegram",
                    icon="send")
-        moving.notices(d, self.page)  # a seat moved to another phone, a new host
-        if self.is_host:
-            tv_card(self.page, d)
 
     def settings(self, d: Draft) -> None:
         """The third part: the host's inputs (NiceGUI elements in the part's slot: ``host_settings``), the
         settings as text for everyone else."""
         if self.is_host:
             d.slot()
-        else:
-            lobby_summary.settings_summary(d, self.page.t, self.page.room)
+            return
+        if self.waits:
+            self.invite(d)  # after the seats: he used it already; it stays at hand for friends
+        lobby_summary.settings_summary(d, self.page.t, self.page.room)
 
     def start(self, d: Draft) -> None:
         """The fourth part: the roles that would be dealt, and the start (the host's button, a line for others)."""
@@ -271,7 +295,7 @@ class LobbyView:
 
             with d.bar():  # pinned to the bottom of the screen: the host need not scroll past the settings
                 d.button(reason or _("Start the game"), start, "start", cls="mafia-target", enabled=problem is None)
-        else:
+        elif not self.waits:  # (a seated player reads it at the top of his lobby)
             d.label(reason or _("Waiting for the host to start the game."), "mafia-muted")
 
 

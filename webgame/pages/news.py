@@ -24,6 +24,32 @@ def half_of(rules: str, day_number: int, phase: str) -> int:
     return 2 * day_number + (1 if is_night else 0)
 
 
+RESULT_EVENTS = ("vote_result", "eliminate_all_result")
+
+
+def day_result(_: Translator, view: dict[str, Any], events: list[DatedEvent],
+               name_of: Callable[[int], str]) -> list[str]:
+    """The day's result as the night after it starts (issue 27: the moment that matters, first on every phone):
+    the last vote's outcome and who it sent out, his role as the rules say; nothing when the day just before had
+    no vote. Public sentences only, the same on every phone."""
+    rules, day, phase_now = str(view["rules"]), int(view["day"]), str(view["phase"])
+    if phase_now != "night":
+        return []
+    now = half_of(rules, day, phase_now)
+    last = max((index for index, (_day, _phase, event) in enumerate(events)
+                if event.get("type") in RESULT_EVENTS and not event.get("private")), default=None)
+    if last is None or half_of(rules, events[last][0], events[last][1]) != now - 1:
+        return []
+    lines: list[str] = []
+    for _day, phase, event in events[last:]:
+        if phase == "night" or event.get("private") or event.get("type") not in (*RESULT_EVENTS, "death"):
+            continue
+        text = wording.event_text(_, rules, event, name_of, 0, phase)
+        if text:
+            lines.append(text)
+    return lines
+
+
 def news_lines(_: Translator, view: dict[str, Any], events: list[DatedEvent], name_of: Callable[[int], str],
                me: int) -> tuple[list[NewsLine], list[NewsLine]]:
     """What this viewer may read, as sentences: (the last night and day, everything before)."""

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.actions import NightAct
 from webgame.pages import evenness, wording
-from webgame.pages.moderator import moderator_night
+from webgame.pages.news import day_result
 
 if TYPE_CHECKING:
     from webgame.pages.page_protocols import GameScreen as GameView
@@ -27,7 +27,6 @@ def render(view: GameView, d: Draft) -> None:
         if me is None:
             d.label(_("The town sleeps."), "text-lg")
             view.name_tiles(d, living)
-            moderator_night(view, d)  # the moderator's: who still chooses, the picks, the outcome so far
         elif not me["alive"]:
             view.role_card(d)
             d.label(_("You are dead. You watch the night in silence."), "text-lg")
@@ -50,6 +49,19 @@ def render(view: GameView, d: Draft) -> None:
     if me is not None:
         with d.bar():
             _bar(view, d)
+
+
+def result(view: GameView, d: Draft) -> None:
+    """The day's result, first at the night's start on every phone (public: the same words for every role)."""
+    proj = view.proj
+    if proj is None:
+        return
+    lines = day_result(view.page.t, view.p, proj.events, view.name_of)
+    if not lines:
+        return
+    with d.card("mafia-card mafia-result"):
+        for line in lines:
+            d.label(line, "text-lg font-bold", "day-result")
 
 
 def waiting(view: GameView, d: Draft) -> None:

@@ -16,13 +16,14 @@ if TYPE_CHECKING:
 
 def render(view: GameView, d: Draft) -> None:
     page, room, _ = view.page, view.page.room, view.page.t
-    show(d, _, view.p, view.name_of)
-    if room.is_host(page.token_hash):
+    if room.is_host(page.token_hash):  # in the bar: never under the whole timeline
         token_hash = page.token_hash
-        d.button(_("Play again with the same players"),
-                 lambda: components.guarded(_, lambda: room.play_again(token_hash)), "play-again",
-                 cls="w-full mafia-target", icon="replay")
+        show(d, _, view.p, view.name_of)
+        with d.bar():
+            d.button(_("Play again"), lambda: components.guarded(_, lambda: room.play_again(token_hash)),
+                     "play-again", cls="mafia-target", icon="replay")
     else:
+        show(d, _, view.p, view.name_of)
         d.label(_("The host can start a new game with the same players."), "mafia-muted")
 
 
@@ -37,7 +38,7 @@ def show(d: Draft, _: Translator, p: dict[str, Any], name_of: Callable[[int], st
         d.label(_("Roles"), "font-bold")
         for seat in sorted(roles):
             with d.row("w-full no-wrap gap-2"):
-                d.label(name_of(seat), "grow break-all" + ("" if seat in alive else " mafia-dead"))
+                d.label(name_of(seat), "grow mafia-name" + ("" if seat in alive else " mafia-dead"))
                 d.label(wording.role_name(_, rules, roles[seat]), "font-bold")
     timeline = p.get("timeline") or []
     if not timeline:

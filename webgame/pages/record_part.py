@@ -103,7 +103,7 @@ class RecordPart:
             for seat, connected in enumerate(room.seats_connected(), 1):
                 with d.row("w-full items-center no-wrap gap-2"):
                     d.dot(connected)
-                    d.label(self.view.name_of(seat), "grow break-all" + ("" if seat in alive else " mafia-dead"))
+                    d.label(self.view.name_of(seat), "grow mafia-name" + ("" if seat in alive else " mafia-dead"))
                     if seat in roles and (everything or seat not in alive):
                         d.label(wording.role_name(_, p["rules"], roles[seat]), "mafia-muted")
                     if fouls.get(seat):
