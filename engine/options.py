@@ -52,7 +52,8 @@ DEAD_SEE_ROLES = OptionSpec(
     N_("Off: a dead player keeps only what he knew alive, so he cannot signal roles across the table."))
 DAY_LIMIT = OptionSpec(
     "day_limit", 40, N_("Draw after day"),
-    N_("A game still running after this many days ends in a draw (a stalemate guard)."), minimum=3, maximum=200)
+    N_("A game with no winner when day N's vote (and what follows from it) is over ends in a draw; N is this "
+       "number (a stalemate guard)."), minimum=3, maximum=200)
 
 UZ_OPTIONS: tuple[OptionSpec, ...] = (
     _timer("night_seconds", 20, N_("Night")),
@@ -112,8 +113,8 @@ UK_OPTIONS: tuple[OptionSpec, ...] = (
                N_("On: day 1 (introductions) has a vote when players were nominated; off: day 1 has no "
                   "nominations and no vote.")),
     OptionSpec("single_nominee", "eliminated_except_day_one", N_("A single nominee"),
-               N_("eliminated_except_day_one: eliminated without a vote, but nobody is eliminated on day 1; "
-                  "always_eliminated; never_eliminated."),
+               N_("The one nominee left when the vote begins. eliminated_except_day_one: eliminated without a vote, "
+                  "but nobody is eliminated on day 1; always_eliminated; never_eliminated."),
                choices=("eliminated_except_day_one", "always_eliminated", "never_eliminated")),
     OptionSpec("missed_vote", "last_nominee", N_("A vote not cast in time"),
                N_("last_nominee: goes to the last-nominated candidate of the round who is not the voter; "
