@@ -29,12 +29,17 @@ pytestmark = pytest.mark.e2e
 
 BLOCKING = {"serious", "critical"}
 # Every visible control, its size and its accessible name's sources (Quasar's select keeps a 1 px focus input).
-CONTROLS = """() => Array.from(document.querySelectorAll(
+CONTROLS = """() => { return Array.from(document.querySelectorAll(
     'button, a[href], [role=button], [role=switch], [role=checkbox], [role=combobox]:not(.q-select__focus-target)'))
   .filter((el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; })
   .map((el) => { const r = el.getBoundingClientRect();
     return [el.getAttribute('data-testid') || el.tagName, Math.round(r.width), Math.round(r.height),
-            el.getAttribute('aria-label') || '', el.getAttribute('title') || '']; })"""
+            el.getAttribute('aria-label') || '', el.getAttribute('title') || '', visibleLabel(el)]; });
+  function visibleLabel(el) {  // the text a sighted user reads on the control (its icons' ligatures left out)
+    const copy = el.cloneNode(true);
+    copy.querySelectorAll('.q-icon, .material-icons, [aria-hidden=true]').forEach((icon) => icon.remove());
+    return (copy.textContent || '').replace(/\\s+/g, ' ').trim(); }
+}"""
 with (ROOT / "locales" / "messages.pot").open("rb") as template:
     ENGLISH = {message.id for message in read_po(template) if isinstance(message.id, str) and message.id}
 PLAYERS = (("Aziz", "en"), ("Dilnoza", "uz"), ("Олег", "uk"), ("Ioana", "ro"), ("Сергей", "ru"))
@@ -85,9 +90,12 @@ class Scanner:
     def controls(self, phone: Phone, what: str, language: str) -> None:
         """Controls of at least 44 px each way; names (aria-label, title) in the phone's language."""
         _ = translator(language)
-        for name, width, height, *labels in phone.page.evaluate(CONTROLS):
+        for name, width, height, aria, title, visible in phone.page.evaluate(CONTROLS):
             if width < 44 or height < 44:
                 self.found.append(f"{what} [{language}]: {name} is {width}x{height} px")
+            if aria and visible and visible.casefold() not in aria.casefold():  # axe's label-content-name-mismatch
+                self.found.append(f"{what} [{language}]: {name} shows {visible!r} but is named {aria!r}")
+            labels = (aria, title)
             for label in labels:
                 if label and language != "en" and label in ENGLISH and _(label) != label:
                     self.found.append(f"{what} [{language}]: {name} is named in English: {label!r}")

@@ -86,8 +86,10 @@ class Draft:
             node["col"] = color
         if tip:
             node["tip"] = tip
-        if aria_label or tip:
-            node["a"] = aria_label or tip
+        if aria_label:
+            node["a"] = aria_label
+        elif tip:  # the accessible name starts with the visible label (WCAG 2.5.3), the tip after it
+            node["a"] = f"{text}: {tip}" if text else tip
         self._add(node, tid)
         if enabled:
             self.handlers[tid] = on
