@@ -1,9 +1,14 @@
 """``/r/CODE/screen``: the room's TV, read from across the room, and its narrator; from the spectator's projection.
 
-Lobby: the QR code and who has joined. Game: the phase and the countdown in big type; the step's progress without
-names (at night "7 of 9 have chosen", the day's ready count, the vote as a bar per candidate); the latest deaths
-as big cards; the living and the dead; the room's QR code and code in a corner all game long. After the game:
-the winner, every role and the timeline, each line once, large.
+Lobby: the QR code and who has joined (up to 30). Game: the phase and the countdown in big type; the step's
+progress without names (at night "7 of 9 have chosen", the day's ready count, the vote as a bar per candidate); when
+a vote ends, its result alone for a few seconds; the latest deaths as big cards; every seat (dead ones with the role
+the table was shown, uk: each seat's fouls); the room's QR code and code in a corner all game long. After the game:
+the winner, every role and the timeline, each line once, large, in pages that turn by themselves.
+
+A TV has nobody to scroll it: the page is exactly the screen's height (1920x1080, 1280x720 alike), its top row holds
+the title, the language and the narrator's switch, the caption has its own row at the bottom (never over the game),
+and ``static/tv.js`` shrinks the type of the body between them until it fits (``static/tv.css``).
 
 The narrator (``webgame.pages.narration``): after each change of the room the page compares the spectator's projection
 with the one it last narrated and appends what the narrator says as lines of its own (a caption on screen);
@@ -12,21 +17,26 @@ with the one it last narrated and appends what the narrator says as lines of its
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Mapping
 from typing import Any
 
-from nicegui import Client, ui
+from nicegui import Client, background_tasks, ui
 from starlette.requests import Request
 
 from webgame.i18n import N_, Translator, translator
 from webgame.identity import BrowserIdentity
-from webgame.pages import components, narration, narrator_controls, tv_parts, tv_route, wording
+from webgame.page_template import static_url
+from webgame.pages import components, narration, narrator_controls, tv_parts, tv_route, tv_table, wording
 from webgame.pages.components import testid
 from webgame.pages.news import news_lines
 from webgame.projection import Projection
 from webgame.rooms import ChatLine, Room, Stage
 
-HEAD = '<script src="/static/narrator.js" defer></script>'  # static: no player text
+HEAD = (f'<link rel="stylesheet" href="{static_url("tv.css")}">'  # static: no player text
+        '<script src="/static/narrator.js" defer></script>'
+        f'<script src="{static_url("tv.js")}" defer></script>')
 KEPT_LINES = 4  # the narrator's lines kept in the page (the last one is the caption)
 DAY_CAUSES = {"vote": N_("Voted out"), "fouls": N_("Removed for fouls"),
               "kamikaze": N_("Taken along by the kamikaze")}  # a day's death card: how he left
@@ -49,20 +59,26 @@ class ScreenPage:
         self.told_game: int | None = None  # the game the narrator follows, and what he has told of it
         self.told_view: dict[str, Any] | None = None
         self.told_events = 0
+        self.results_seen = 0  # the votes ended so far in the game followed: a new one is the vote's moment
+        self.result_until = 0.0  # until when (time.monotonic) the vote's result is shown alone
 
     def build(self) -> None:
         _ = self.t
         with ui.column().classes("mafia-page mafia-tv"):
-            components.header(_, self.identity, _("Mafia · room {code}").format(code=self.room.code),
-                              dark=lambda: True)  # the TV: white on black, readable across the room
-            self.body()
-            with ui.row().classes("w-full items-center gap-4 mafia-tv-controls"):
-                unlock = testid(ui.button(_("Tap to turn the narrator on"), icon="volume_up").classes(
-                    "mafia-unlock"), "narrator-unlock")
-                unlock.props["data-narrator-unlock"] = "1"
-                unlock.style("display: none")  # narrator.js shows it while the browser blocks sound
-                narrator_controls.controls(_, self.narrator)
-            self.narration = ui.element("div").classes("mafia-narration")
+            with ui.element("div").classes("mafia-tv-top"):  # the title, the language, the narrator: always shown
+                components.header(_, self.identity, _("Mafia · room {code}").format(code=self.room.code),
+                                  dark=lambda: True)  # the TV: white on black, readable across the room
+                with ui.element("div").classes("mafia-tv-controls"):
+                    unlock = testid(ui.button(_("Tap to turn the narrator on"), icon="volume_up").classes(
+                        "mafia-unlock"), "narrator-unlock")
+                    unlock.props["data-narrator-unlock"] = "1"
+                    unlock.style("display: none")  # narrator.js shows it while the browser blocks sound
+                    narrator_controls.controls(_, self.narrator)
+            body = ui.element("div").classes("mafia-tv-body")
+            body.props["data-tv-fit"] = "1"  # static/tv.js: its type shrinks until its content fits
+            with body:
+                self.body()
+            self.narration = ui.element("div").classes("mafia-narration")  # a row of its own: never over the game
             self._narration_settings()
         self._follow(narrate=False)  # a TV opened mid-game says nothing of the past
         self.room.subscribe(self)  # the room's clock ticks the countdown (Room.tick)
@@ -107,14 +123,20 @@ class ScreenPage:
         room = self.room
         proj = room.projection(None)  # the spectator's
         if proj is None or room.stage is Stage.LOBBY:
-            self.told_game, self.told_view, self.told_events = None, None, 0
+            self.told_game, self.told_view, self.told_events, self.results_seen = None, None, 0, 0
             return
         p = proj.view
         events = narration.public_events(p)
         if room.game_id != self.told_game:  # a new game: from its first phase
-            self.told_game, self.told_view, self.told_events = room.game_id, None, 0
+            self.told_game, self.told_view, self.told_events, self.results_seen = room.game_id, None, 0, 0
             if not narrate:
                 self.told_view, self.told_events = p, len(events)
+                self.results_seen = tv_table.result_count(p)
+        results = tv_table.result_count(p)
+        if results > self.results_seen and room.stage is Stage.PLAYING:
+            self.result_until = time.monotonic() + tv_table.RESULT_SECONDS
+            background_tasks.create(self._result_over(self.result_until), name="tv-result")
+        self.results_seen = results
         if narrate:
             said = narration.phrases(self.told_view, p, events[self.told_events:])
             if said:
@@ -143,6 +165,14 @@ class ScreenPage:
         for old in list(self.narration.default_slot.children)[:-KEPT_LINES]:
             self.narration.remove(old)
 
+    async def _result_over(self, until: float) -> None:
+        """The vote's moment has lasted long enough: the whole screen again (paused clock or not; a later vote's
+        moment ends by its own)."""
+        await asyncio.sleep(max(0.0, until - time.monotonic()))
+        if self.result_until == until and not self.client.is_deleted:
+            self.result_until = 0.0
+            self.body.refresh()
+
     # ------------------------------------------------------------ the screen
 
     @ui.refreshable_method
@@ -163,10 +193,12 @@ class ScreenPage:
             testid(ui.label(wording.phase_title(_, p["phase"], int(p["day"]))).classes("mafia-big"), "phase")
             self.countdown = testid(ui.label("").classes("mafia-countdown"), "countdown")
             self.tick()
+        if self.result_until and tv_table.result(_, p, self.name_of, lambda e: self._death_line(e, str(p["rules"]))):
+            return  # the vote's moment: its result alone, for a few seconds
         tv_parts.progress(self.t, p, self.name_of)
         tv_parts.tally(self.t, p, self.name_of)  # above the players: on a TV the tally must not fall below the fold
         self._deaths(p)
-        self._players(p)
+        tv_table.table(_, p, proj.seats, self.name_of)
         self._news()
 
     def _corner(self) -> None:
@@ -207,28 +239,6 @@ class ScreenPage:
             parts.append(wording.role_name(_, rules, str(event["role"])))
         return " · ".join(parts)
 
-    def _players(self, p: Mapping[str, Any]) -> None:
-        _ = self.t
-        alive = [int(s) for s in p.get("alive", [])]
-        dead = [s for s in range(1, (self.proj.seats if self.proj is not None else 0) + 1) if s not in alive]
-        roles = {int(seat): str(role) for seat, role in p.get("roles", {}).items()}
-        with ui.row().classes("w-full gap-4 items-start mafia-columns"):
-            with ui.card().classes("grow"):
-                ui.label(_("Alive")).classes("font-bold")
-                with ui.element("div").classes("mafia-names"):
-                    for seat in alive:
-                        ui.label(self.name_of(seat))
-            if dead:
-                with ui.card().classes("grow"):
-                    ui.label(_("Dead")).classes("font-bold")
-                    with ui.element("div").classes("mafia-names"):
-                        for seat in dead:
-                            text = self.name_of(seat)
-                            if seat in roles:
-                                text = _("{name}: {role}").format(
-                                    name=text, role=wording.role_name(_, str(p["rules"]), roles[seat]))
-                            ui.label(text).classes("mafia-dead")
-
     def _news(self) -> None:
         """The latest public announcements (the phones' news, the spectator's part of it)."""
         _, proj = self.t, self.proj
@@ -240,26 +250,19 @@ class ScreenPage:
                 for line, _private in lines[-4:]:
                     testid(ui.label(line), "news")
 
-    # ------------------------------------------------------------ after the game
-
     # ------------------------------------------------------------ the lobby
 
     def _lobby(self) -> None:
         room, _ = self.room, self.t
-        with ui.row().classes("w-full gap-8 items-center justify-center"):
-            components.room_qr(self.url)
-            with ui.column():
-                ui.label(_("Scan to join, or open:")).classes("mafia-big")
+        with ui.element("div").classes("mafia-tv-lobby"):
+            with ui.element("div").classes("mafia-tv-join"):
+                components.room_qr(self.url)
+                ui.label(_("Scan to join, or open:")).classes("mafia-tv-join-title")
                 ui.label(self.url).classes("break-all")
                 testid(ui.label(room.code).classes("mafia-big tracking-widest"), "code")
-        self._notices()
-        with ui.card().classes("mafia-card"):
-            players = room.players()
-            ui.label(_("Players: {count}").format(count=_.number(len(players)))).classes("font-bold")
-            for number, seat in enumerate(players, 1):
-                with ui.row().classes("items-center gap-2"):
-                    components.presence_dot(seat.is_bot or room.is_connected(seat.token_hash))
-                    ui.label(wording.seat_label(_, number, seat.name, seat.is_bot))
+            with ui.element("div").classes("mafia-tv-lobby-side"):
+                self._notices()
+                tv_table.lobby_seats(_, room.players(), lambda seat: room.is_connected(seat.token_hash))
 
 
 def register() -> None:

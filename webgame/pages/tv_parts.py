@@ -1,5 +1,6 @@
 """The TV's larger parts, drawn from the spectator's projection: the step's progress without names, the vote as
-bars, and after the game the winner, every role and the timeline (each line once)."""
+bars, and after the game the winner, every role and the timeline (each line once, in columns of the screen's
+height: the columns past its width are pages that ``static/tv.js`` turns by itself)."""
 
 from __future__ import annotations
 
@@ -77,12 +78,16 @@ def roles(_: Translator, p: Mapping[str, Any], name_of: Callable[[int], str]) ->
                 ui.label(wording.role_name(_, str(p["rules"]), roles[seat])).classes("font-bold")
 
 def timeline(_: Translator, p: Mapping[str, Any], name_of: Callable[[int], str]) -> None:
-    """Night by night, each line once, in type readable from 3 m (at least 24 px on a 1080p TV)."""
+    """Night by night, each line once, in type readable from 3 m (at least 24 px on a 1080p TV), in pages."""
     timeline = once(p.get("timeline") or [])
     if not timeline:
         return
-    with ui.element("div").classes("mafia-timeline"):
+    with ui.element("div").classes("mafia-tv-timeline-head"):
         ui.label(_("What happened")).classes("mafia-timeline-title")
+        ui.element("div").classes("mafia-tv-dots").props["data-tv-page-dots"] = "1"  # tv.js: which page is shown
+    pager = ui.element("div").classes("mafia-tv-pager")
+    pager.props["data-tv-pages"] = "1"  # tv.js: the columns past its width are pages, shown in turn
+    with pager, ui.element("div").classes("mafia-timeline"):
         for (day, night), items in groupby(timeline, key=lambda item: (int(item["day"]), item["phase"] == "night")):
             title = _("Night {day}") if night else _("Day {day}")
             with ui.element("div").classes("mafia-timeline-part"):
