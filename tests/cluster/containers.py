@@ -151,6 +151,16 @@ def build_context_copy(target: Path) -> Path:
     return target
 
 
+def image_app(target: Path) -> Path:
+    """The game image's /app, built as the Dockerfile builds it: the context copied, the catalogs compiled."""
+    copy = build_context_copy(target)
+    image = read_image(REPO / "Dockerfile", REPO)
+    assert any("pybabel compile -d locales -D messages" in line for line in image.run)
+    subprocess.run([str(VENV_BIN / "pybabel"), "compile", "-d", "locales", "-D", "messages"], cwd=copy, check=True,
+                   capture_output=True)
+    return copy
+
+
 # ---------------------------------------------------------------- running one container's command
 
 
@@ -298,3 +308,16 @@ def nginx(image: Image, folder: Path, replacements: Mapping[str, str], front: st
     assert listen is not None, "the listen line was not mapped to a loopback port"
     return Container("proxy", command, {"PATH": "/usr/sbin:/usr/bin:/bin"}, folder, folder / "nginx.log").start(
         answers(int(listen.group(2))))
+
+
+def start_single(app: Path, folder: Path, variables: dict[str, str],
+                 running: list[Container]) -> tuple[int, int, Path]:
+    """compose.single.yaml's two containers; the front's http and https ports and its folder."""
+    services = compose_config("compose.single.yaml", variables)["services"]
+    port = free_port()
+    running.append(game(service_image(services["game"]), services["game"], app, folder / "data", port, {}))
+    http_port, https_port = free_port(), free_port()
+    front = folder_for("caddy", "mafia-caddy-")
+    running.append(caddy(service_image(services["https"]), services["https"], front,
+                         {"game:8080": f"127.0.0.1:{port}"}, http_port, https_port))
+    return http_port, https_port, front

@@ -31,11 +31,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The game image's /app: the build context as .dockerignore lets it through, catalogs compiled as the
     Dockerfile compiles them."""
     containers.require(containers.CADDY, "caddy (Debian's package: the TLS front)")
-    copy = containers.build_context_copy(tmp_path_factory.mktemp("image") / "app")
-    image = containers.read_image(containers.REPO / "Dockerfile", containers.REPO)
-    assert any("pybabel compile -d locales -D messages" in line for line in image.run)
-    subprocess.run([str(containers.VENV_BIN / "pybabel"), "compile", "-d", "locales", "-D", "messages"],
-                   cwd=copy, check=True, capture_output=True)
+    copy = containers.image_app(tmp_path_factory.mktemp("image") / "app")
     assert not (copy / "tests").exists() and (copy / "webgame" / "static" / "phone.js").exists()
     return copy
 
@@ -78,20 +74,6 @@ def negotiated(port: int, front: Path) -> str | None:
         return wrapped.selected_alpn_protocol()
 
 
-def start_single(app: Path, folder: Path, variables: dict[str, str],
-                 running: list[Container]) -> tuple[int, int, Path]:
-    """compose.single.yaml's two containers; the front's http and https ports and its folder."""
-    services = compose_config("compose.single.yaml", variables)["services"]
-    port = free_port()
-    running.append(containers.game(service_image(services["game"]), services["game"], app, folder / "data", port,
-                                   {}))
-    http_port, https_port = free_port(), free_port()
-    front = containers.folder_for("caddy", "mafia-caddy-")
-    running.append(containers.caddy(service_image(services["https"]), services["https"], front,
-                                    {"game:8080": f"127.0.0.1:{port}"}, http_port, https_port))
-    return http_port, https_port, front
-
-
 def check_https(http_port: int, https_port: int, front: Path) -> ssl.SSLContext:
     """What a domain gets: https with a certificate for it, http redirected, HTTP/2, HSTS, a Secure cookie,
     static files compressed and pages not."""
@@ -114,7 +96,7 @@ def check_https(http_port: int, https_port: int, front: Path) -> ssl.SSLContext:
 
 
 def test_the_single_process_on_a_lan_is_plain_http(app: Path, tmp_path: Path, running: list[Container]) -> None:
-    http_port, https_port, _ = start_single(app, tmp_path, {}, running)
+    http_port, https_port, _ = containers.start_single(app, tmp_path, {}, running)
     status, response, body = fetch(http_port, "/", "192.168.1.20")
     assert status == 200 and b"create-name" in body
     assert "secure" not in (response.getheader("set-cookie") or "x").lower().split("; ")
@@ -123,7 +105,7 @@ def test_the_single_process_on_a_lan_is_plain_http(app: Path, tmp_path: Path, ru
 
 
 def test_the_single_process_with_a_domain_is_https(app: Path, tmp_path: Path, running: list[Container]) -> None:
-    http_port, https_port, front = start_single(app, tmp_path, {"DOMAIN": DOMAIN}, running)
+    http_port, https_port, front = containers.start_single(app, tmp_path, {"DOMAIN": DOMAIN}, running)
     check_https(http_port, https_port, front)
 
 
