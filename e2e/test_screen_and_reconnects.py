@@ -53,8 +53,8 @@ def test_the_tv_follows_a_game_to_its_timeline(server: Server, phones: Callable[
     died = t("{name} died tonight.").format(name=table.label(t, first.seat)) + " " + t("Role: {role}.").format(
         role=t("Civilian"))
     expect(tv.tid("news").filter(has_text=exactly(died))).to_be_visible()
-    dead = t("{name}: {role}").format(name=table.label(t, first.seat), role=t("Civilian"))
-    expect(tv.page.get_by_text(dead, exact=True)).to_be_visible()
+    expect(tv.tid(f"seat-{first.seat}")).to_have_text(table.label(t, first.seat) + t("Civilian"))  # dead: his role
+    expect(tv.tid(f"seat-{second.seat}")).to_have_text(table.label(t, second.seat))  # alive: his name alone
 
     # The vote, with the live tally on the TV after each vote.
     table.ready_all(1)

@@ -237,9 +237,7 @@ class Draft:
         """A part that folds; it starts ``opened`` (again whenever that changes), then the player decides."""
         return self._box({"t": "exp", "x": title, "o": 1 if opened else 0, "c": cls})
 
-    # ------------------------------------------------------------ the result
-
-    def model(self) -> str:
+    def model(self) -> str:  # what the browser draws (screen.js), as one JSON string
         return dumps(self.nodes)
 
     @property
