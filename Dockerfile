@@ -1,6 +1,7 @@
 # Mafia table: one container, one process (NiceGUI refuses workers > 1), data in the /data volume.
 #   docker build -t mafia-table .
 #   docker run -p 8080:8080 -v mafia-data:/data -e STORAGE_SECRET=change-me mafia-table
+# Behind HTTPS by one setting: DOMAIN=mafia.example.org docker compose -f compose.single.yaml up -d (README).
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
