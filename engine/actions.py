@@ -110,6 +110,26 @@ class SendOff:
 
 
 @dataclass(frozen=True, slots=True)
+class BestMove:
+    """uk, option ``best_move``: a player killed on the first night names up to three players he takes for black
+    (``engine.best_move``)."""
+
+    kind: ClassVar[str] = "best_move"
+    seat: int
+    targets: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraPoints:
+    """After the game, the moderator's extra points for a player (a club's "extra"), within the rule set's limit;
+    the latest for a player counts (``engine.points``)."""
+
+    kind: ClassVar[str] = "extra_points"
+    seat: int
+    amount: float
+
+
+@dataclass(frozen=True, slots=True)
 class Deadline:
     """The timer of ``step`` ran out (or the host skipped it): the clock as an action."""
 
@@ -118,7 +138,7 @@ class Deadline:
 
 
 Action = (NightAct | Vote | Ready | Nominate | EndSpeech | EliminateAll | KamikazePick | Foul | WithdrawFoul | SendOff
-          | Deadline)
+          | BestMove | ExtraPoints | Deadline)
 
 MODERATOR_ACTIONS = (Foul, WithdrawFoul, SendOff)
 """What only the moderator does (uk): a room accepts these from him alone, the engine at any phase."""
@@ -126,7 +146,7 @@ MODERATOR_ACTIONS = (Foul, WithdrawFoul, SendOff)
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (NightAct, Vote, Ready, Nominate, EndSpeech, EliminateAll, KamikazePick, Foul, WithdrawFoul, SendOff,
-                Deadline)
+                BestMove, ExtraPoints, Deadline)
 }
 
 
@@ -152,6 +172,10 @@ def from_dict(data: Mapping[str, Any]) -> Action:
             raise RuleError(N_("Unknown action."))
         if field.name == "amount" and (not isinstance(value, int | float) or isinstance(value, bool)):
             raise RuleError(N_("Unknown action."))
+        if field.name == "targets":
+            if not isinstance(value, list | tuple) or len(value) > 3 or not all(_is_int(t) for t in value):
+                raise RuleError(N_("Unknown action."))
+            value = tuple(value)
         kwargs[field.name] = value
     return cls(**kwargs)
 

@@ -19,7 +19,9 @@ from typing import Any
 from engine.actions import (
     MODERATOR_ACTIONS,
     Action,
+    BestMove,
     EliminateAll,
+    ExtraPoints,
     Foul,
     KamikazePick,
     NightAct,
@@ -106,6 +108,13 @@ class _Writer:
 
     def add(self, action: Action) -> None:
         replayed = self.replayed
+        if isinstance(action, ExtraPoints):  # after the end: one step of the moderator's extra points
+            self.flush()
+            if not self.steps or "extra_points" not in self.steps[-1]:
+                self.steps.append({"extra_points": {}})
+            self.steps[-1]["extra_points"][str(action.seat)] = action.amount
+            apply(replayed, action)
+            return
         at_night = replayed.phase is Phase.NIGHT
         if at_night:
             self._night(action)
@@ -149,6 +158,8 @@ class _Writer:
             day.ballots.setdefault(0, []).append(_Ballot(action.seat, action.yes))
         elif isinstance(action, KamikazePick):
             day.step["kamikaze"] = action.target
+        elif isinstance(action, BestMove):  # made before the speeches: the scenario makes it at the day's start
+            day.step["best_move"] = {"seat": action.seat, "targets": list(action.targets)}
         # EndSpeech, Ready and the clock's Deadline: the replay's clock ends whatever nobody ended
 
     def _place(self, entry: dict[str, Any]) -> None:

@@ -10,11 +10,11 @@ import copy
 import random
 from collections.abc import Iterable, Mapping, Sequence
 
-from engine import night, uk_day, uz_day
-from engine.actions import MODERATOR_ACTIONS, Action, Deadline, KamikazePick, NightAct
+from engine import best_move, night, points, uk_day, uz_day
+from engine.actions import MODERATOR_ACTIONS, Action, BestMove, Deadline, ExtraPoints, KamikazePick, NightAct
 from engine.common import end_game, set_phase
 from engine.dealing import deal
-from engine.errors import GameOver, RuleError, StaleAction
+from engine.errors import RuleError, StaleAction
 from engine.i18n import N_
 from engine.options import OptionValue, resolve
 from engine.roles import Role
@@ -61,9 +61,10 @@ def new_game(rules: str, players: int, seed: int, options: Mapping[str, object] 
 
 def apply(state: GameState, action: Action) -> list[Event]:
     """Apply one action in place; return the events it caused. Illegal: RuleError, no change."""
-    if state.phase is Phase.ENDED:
-        raise GameOver()
     first_event = len(state.events)
+    if state.phase is Phase.ENDED:
+        points.apply_after_end(state, action)  # the moderator's extra points, or GameOver
+        return state.events[first_event:]
     rs = ruleset(state)
     if isinstance(action, Deadline):
         if action.step != state.step:
@@ -72,6 +73,11 @@ def apply(state: GameState, action: Action) -> list[Event]:
     elif isinstance(action, NightAct):
         rs.validate_night(state, action)
         night.record(state, action, rs.night_slots(state, action.seat), lambda s: _end_night(s, rs))
+        day_over = False
+    elif isinstance(action, BestMove | ExtraPoints):
+        if isinstance(action, ExtraPoints):
+            raise RuleError(N_("Extra points are given when the game is over."))
+        best_move.apply(state, action)
         day_over = False
     elif rs.name == "uz" and isinstance(action, MODERATOR_ACTIONS):
         raise RuleError(N_("There are no fouls in this rule set."))

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import scenario_points
 from engine.actions import Act, KamikazePick, NightAct, Vote
 from engine.errors import RuleError
 from engine.export import export
@@ -51,8 +52,11 @@ def check_format(data: Any) -> None:
     if not isinstance(data["steps"], list):
         raise ScenarioFormatError("steps must be a list")
     for index, step in enumerate(data["steps"]):
-        if not isinstance(step, Mapping) or len(step.keys() & {"night", "day", "foul"}) != 1:
-            raise ScenarioFormatError(f"step {index} must have exactly one of night, day, foul")
+        if not isinstance(step, Mapping) or len(step.keys() & {"night", "day", "foul", "extra_points"}) != 1:
+            raise ScenarioFormatError(f"step {index} must have exactly one of night, day, foul, extra_points")
+        if "extra_points" in step:  # after the end (engine.scenario_points)
+            scenario_points.extra_points_actions(step["extra_points"])
+            continue
         if "night" in step:
             if not isinstance(step["night"], list) or not all(isinstance(a, Mapping) for a in step["night"]):
                 raise ScenarioFormatError(f"step {index}: night must be a list of acts")
@@ -104,6 +108,9 @@ _SCENARIO_EVENTS = frozenset({"death", "check", "witness", "note", "role_change"
 
 
 def _run_step(state: GameState, step: Mapping[str, Any]) -> None:
+    if "extra_points" in step:
+        scenario_points.run_extra_points(state, step["extra_points"])
+        return
     if state.phase is Phase.ENDED:
         raise RuleError(N_("The game is over."))
     if "foul" in step:

@@ -21,6 +21,7 @@ from engine.errors import IllegalTarget, RuleError
 from engine.game import applied
 from engine.i18n import N_
 from engine.scenario_common import ScenarioFormatError, as_int, do, moderator_action, phase, seat_map, tick
+from engine.scenario_points import run_best_move
 from engine.state import GameState, Phase
 from engine.uk_day import DOUBLE_FOUL_BY_NIGHT, LOST_SPEECH, speech_opening
 
@@ -184,6 +185,7 @@ def run_uk_day(state: GameState, day: Mapping[str, Any]) -> None:
     all_in = seat_map(day.get("eliminate_all"), "eliminate_all")
     pending = day_fouls(day)
     night = state.day
+    run_best_move(state, day)  # a first night's dead names his black, before the last words end (uk, option)
     used_rounds = 0
     used_all = False
     while not _over(state, night):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from engine import best_move, points
 from engine.actions import Act
 from engine.common import acting_don, in_mafia_team
 from engine.game import ruleset, step_seconds
@@ -45,6 +46,8 @@ def public_view(state: GameState) -> dict[str, Any]:
         if state.phase is Phase.KAMIKAZE else None,
         "waiting": state.alive.count(True) - len(state.night_done) if state.phase is Phase.NIGHT else 0,
         "penalties": _penalties(state),
+        "best_moves": {str(seat): list(named) for seat, named in best_move.named(state).items()},  # public
+        "points": {str(s): p.as_dict() for s, p in points.score(state).items()},  # at the end only
     }
 
 
@@ -125,15 +128,15 @@ def legal_actions(state: GameState, viewer: Viewer) -> list[dict[str, Any]]:
     """What this viewer can do now, with every legal target; empty when nothing."""
     phase = state.phase
     if phase is Phase.ENDED:
-        return []
+        return points.extra_actions(state) if viewer.kind == "moderator" else []
     if viewer.kind == "moderator":
         return _moderator_actions(state) if state.rules == "uk" else []
     seat = viewer.seat
     if viewer.kind != "seat" or not 1 <= seat <= state.n:
         return []
     alive = state.alive[seat - 1]
-    if phase is Phase.LAST_WORDS:
-        return [{"type": "end_speech"}] if state.speaker == seat else []
+    if phase is Phase.LAST_WORDS:  # (and a first night's dead, his best move: engine.best_move)
+        return best_move.actions(state, seat) + ([{"type": "end_speech"}] if state.speaker == seat else [])
     if not alive:
         if phase is Phase.KAMIKAZE and state.eliminated_by_vote == seat:
             return [{"type": "kamikaze_pick", "targets": [v for v in state.voters_against if state.is_alive(v)],
