@@ -25,6 +25,7 @@ from typing import Any
 from nicegui import Client, background_tasks, ui
 from starlette.requests import Request
 
+from webgame import moderator_presence
 from webgame.i18n import N_, Translator, translator
 from webgame.identity import BrowserIdentity
 from webgame.page_template import static_url
@@ -37,6 +38,7 @@ from webgame.rooms import ChatLine, Room, Stage
 HEAD = (f'<link rel="stylesheet" href="{static_url("tv.css")}">'  # static: no player text
         '<script src="/static/narrator.js" defer></script>'
         f'<script src="{static_url("tv.js")}" defer></script>')
+MODERATOR_GONE = N_("The moderator's phone is gone: the game goes on with the clock alone.")
 KEPT_LINES = 4  # the narrator's lines kept in the page (the last one is the caption)
 DAY_CAUSES = {"vote": N_("Voted out"), "fouls": N_("Removed for fouls"),
               "kamikaze": N_("Taken along by the kamikaze")}  # a day's death card: how he left
@@ -61,6 +63,7 @@ class ScreenPage:
         self.told_events = 0
         self.results_seen = 0  # the votes ended so far in the game followed: a new one is the vote's moment
         self.result_until = 0.0  # until when (time.monotonic) the vote's result is shown alone
+        self.moderator_gone = False  # as last drawn: the uk moderator's phone gone for the hand-over delay
 
     def build(self) -> None:
         _ = self.t
@@ -93,8 +96,10 @@ class ScreenPage:
     def room_changed(self, what: str) -> None:
         if what in ("clock", "tick"):
             self.tick()
-            return
-        self._follow(narrate=True)
+            if moderator_presence.moderator_gone(self.room) == self.moderator_gone:
+                return  # the clock's tick: the screen changes only when the moderator's absence does
+        else:
+            self._follow(narrate=True)
         self.body.refresh()
 
     def chat_added(self, line: ChatLine) -> None:
@@ -186,6 +191,9 @@ class ScreenPage:
         p, self.proj = proj.view, proj
         self._corner()
         self._notices()
+        self.moderator_gone = moderator_presence.moderator_gone(room)
+        if self.moderator_gone:
+            testid(ui.label(_(MODERATOR_GONE)).classes("mafia-tv-alert"), "moderator-gone")
         if room.stage is Stage.FINISHED:
             tv_parts.ended(self.t, p, self.name_of)
             return
