@@ -174,6 +174,7 @@ class Container:
         self.prefix = [runuser, "-u", as_user, "--"] if as_user and os.geteuid() == 0 else []
         self.process: subprocess.Popen[bytes] | None = None
         self.health: Callable[[], bool] | None = None  # the image's HEALTHCHECK, where it has one
+        self.folder: Path | None = None  # a folder of its own outside the test's, removed once it stopped
 
     def start(self, ready: Callable[[], bool], timeout: float = 90.0) -> Container:
         with self.log.open("ab") as out:
@@ -199,6 +200,8 @@ class Container:
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait(timeout=10)
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def answers(port: int, host: str = "127.0.0.1") -> Callable[[], bool]:
@@ -260,7 +263,9 @@ def caddy(image: Image, service: Mapping[str, Any], folder: Path, replacements: 
     command = [mapped(part, paths) for part in image.cmd]
     assert command[0] == "caddy"
     command[0] = CADDY
-    return Container("https", command, env, folder, folder / "caddy.log", image.user).start(answers(http_port))
+    container = Container("https", command, env, folder, folder / "caddy.log", image.user)
+    container.folder = folder if folder.parent == Path(tempfile.gettempdir()) else None
+    return container.start(answers(http_port))
 
 
 def caddy_root(folder: Path) -> Path:
