@@ -42,7 +42,7 @@ from webgame.errors import Refusal
 from webgame.i18n import translator
 from webgame.identity import clean_name
 from webgame.pages.game_view import GameView
-from webgame.pages.screen import Draft, model_texts
+from webgame.pages.screen import Draft
 from webgame.pages.screen_model import revealed_nodes
 
 from .conftest import FakeTime, limits_on_a_clock
@@ -277,6 +277,12 @@ def chat_model(room: rooms.Room, view: GameView) -> list[dict[str, Any]]:
     return revealed_nodes(draft.nodes)  # as its owner sees it (a mafia member's covered chat is drawn beside it)
 
 
+def chat_lines(room: rooms.Room, view: GameView) -> list[str]:
+    """The chat's lines the page shows (elements of their own in the part's slot: ``ChatPart.sync``)."""
+    chat_model(room, view)
+    return [line.text for line, _hidden in view.chat_part.wanted]
+
+
 async def test_the_chat_draws_its_last_lines_and_older_ones_on_request(db: Path, fake_time: FakeTime) -> None:
     room, living = await day_room(fake_time)
     for number in range(60):
@@ -286,20 +292,20 @@ async def test_the_chat_draws_its_last_lines_and_older_ones_on_request(db: Path,
                            fourth=SimpleNamespace(refresh=lambda: None))
     view = GameView(page)  # type: ignore[arg-type]
     view.p = {"chat": {"read": ["room"], "write": ["room"]}}
-    shown = [text for text in model_texts(chat_model(room, view)) if text.startswith("line ")]
+    shown = [text for text in chat_lines(room, view) if text.startswith("line ")]
     assert shown == [f"line {number:02d}" for number in range(60 - chat_limits.SHOWN, 60)]
     draft = Draft()
     view.proj = room.projection(living[0])
     view.chat(draft)
     draft.handlers["chat-earlier"]()
-    shown = [text for text in model_texts(chat_model(room, view)) if text.startswith("line ")]
+    shown = [text for text in chat_lines(room, view) if text.startswith("line ")]
     assert shown == [f"line {number:02d}" for number in range(60 - 2 * chat_limits.SHOWN, 60 - chat_limits.SHOWN)]
     await room.say(living[1], "room", "a new line")  # the page of older lines stays where it is
-    assert "a new line" not in model_texts(chat_model(room, view))
+    assert "a new line" not in chat_lines(room, view)
     draft = Draft()
     view.chat(draft)
     draft.handlers["chat-latest"]()
-    shown = [text for text in model_texts(chat_model(room, view)) if text.startswith(("line ", "a new"))]
+    shown = [text for text in chat_lines(room, view) if text.startswith(("line ", "a new"))]
     assert shown[-1] == "a new line" and len(shown) == chat_limits.SHOWN
 
 

@@ -111,7 +111,8 @@ def test_the_server_does_not_compress_game_state(monkeypatch: pytest.MonkeyPatch
     web_app.run()
     assert seen["ws_per_message_deflate"] is False
     assert seen["gzip_middleware_factory"] is transport.GZipStaticOnly
-    assert seen["session_middleware_kwargs"] == {"same_site": "lax", "https_only": False}
+    assert seen["session_middleware_kwargs"] == {"same_site": "lax", "https_only": False,
+                                                 "max_age": transport.SESSION_DAYS * 86400}
 
     api = FastAPI()
     api.add_api_route("/r/ABCDE", lambda: HTMLResponse("<p>" + "secret " * 200 + "</p>"), methods=["GET"])

@@ -98,6 +98,8 @@ class RoomPage:
                 self.status()
             self.third()
             self.fourth()
+        if self.showing_game:
+            self.game.chat_part.sync()  # the chat's lines, elements in the fourth part's slot (chat_part)
         self._host_inputs()
         if self.showing_game:
             self.game.buzz()
