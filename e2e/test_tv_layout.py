@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from e2e.harness import ROOT, TV_SIZE, Phone, Server, Table, shows
+from e2e.harness import ROOT, TV_SIZE, Phone, Server, Table, exactly, shows
 
 pytestmark = pytest.mark.e2e
 
@@ -163,3 +163,32 @@ def test_thirty_seats_a_vote_and_a_long_game_fit_both_tvs(server: Server, phones
             start = int(tv.page.evaluate("() => window.mafiaTv.page()"))
             tv.page.wait_for_function(f"() => window.mafiaTv.page() !== {start}", timeout=PAGE_MS * 3)
     assert any(int(tv.page.evaluate("() => window.mafiaTv.pages()")) > 1 for tv in tvs)
+
+
+def test_a_uk_game_shows_each_seats_fouls_on_both_tvs(server: Server, phones: Callable[..., Phone]) -> None:
+    """The moderator's fouls on the seats of the TV (uk: 4 fouls remove a player, so the table follows them)."""
+    table = Table(server.base, "uk")
+    moderator = phones("Ведучий", "uk")
+    table.open_room(moderator, moderated=True)
+    tvs = [open_tv(phones, table, "uk", TV_SIZE), open_tv(phones, table, "uk", FULL_HD)]
+    bots = moderator.page.get_by_text(re.compile(r"^\d+\. .+ \((бот|bot)\)$"))
+    for count in range(1, 13):
+        moderator.tap("add-bot", bots.nth(count - 1))
+    for name in ("speech_seconds", "defence_seconds", "last_words_seconds", "vote_seconds", "night_seconds"):
+        moderator.fill(f"option-{name}", "300")
+        moderator.field(f"option-{name}").press("Tab")
+    moderator.page.wait_for_timeout(1500)  # the fields send their value after a pause (debounce)
+    moderator.tap("start", moderator.tid("phase"))
+    totals: dict[int, float] = {}
+    for seat, amount in ((2, 1.0), (4, 0.5), (4, 1.0), (7, 1.0)):  # tapped as the moderator does: seat, amount
+        totals[seat] = totals.get(seat, 0.0) + amount
+        shown = tvs[0].tid(f"seat-{seat}").locator('[data-testid="fouls"]').filter(has_text=exactly(
+            tvs[0].t("Fouls: {count}").format(count=tvs[0].t.number(totals[seat]))))
+        moderator.tap(f"foul-{seat}", moderator.tid(f"foul-amount-{amount:g}"))
+        moderator.tap(f"foul-amount-{amount:g}", shown)
+    for tv in tvs:
+        for seat, total in ((2, 1.0), (4, 1.5), (7, 1.0)):
+            expect(tv.tid(f"seat-{seat}").locator('[data-testid="fouls"]')).to_have_text(
+                tv.t("Fouls: {count}").format(count=tv.t.number(total)))
+        expect(tv.tid("seat-3").locator('[data-testid="fouls"]')).to_have_count(0)
+        fits(tv, "uk-fouls")
