@@ -38,7 +38,7 @@ from webgame import (
 from webgame.clock import Clock
 from webgame.db import data_dir, register_database
 from webgame.identity import quiet_storage_reads, storage_secret
-from webgame.pages import home, results_screen, room
+from webgame.pages import home, protocol, results_screen, room
 from webgame.rooms import registry
 
 log = logging.getLogger(__name__)
@@ -154,6 +154,7 @@ def setup() -> None:
     home.register()
     room.register()
     results_screen.register()
+    protocol.register()  # the games' protocols, the exports (issue 30)
     cluster.install(app, registry)  # with MAFIA_PROCESS: one process of several behind a proxy (docs/SCALING.md)
     app.on_startup(_start_rooms)
     app.on_startup(storage_expiry.start)  # browsers' storage without a seat expires (webgame.storage_expiry)

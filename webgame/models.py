@@ -181,3 +181,15 @@ class BrowserStorage(Model):
 
     class Meta:
         table = "browser_storage"
+
+
+# A room's evening (issue 30, ``webgame.evening``): its standings count the room's finished games from game number
+# ``first_game`` on. No row: from the room's first game. The host's "new evening" moves it past the last game.
+class Evening(Model):
+
+    room_id = fields.IntField(primary_key=True, generated=False, description="The room (room.id)")
+    first_game = fields.IntField(default=1, description="The first game number the evening counts")
+    started_at = fields.FloatField(default=0.0, description="Epoch seconds when the host started it")
+
+    class Meta:
+        table = "evening"

@@ -7,7 +7,7 @@ from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
 from webgame.i18n import Translator
-from webgame.pages import components, wording
+from webgame.pages import components, standings, wording
 
 if TYPE_CHECKING:
     from webgame.pages.page_protocols import GameScreen as GameView
@@ -25,6 +25,10 @@ def render(view: GameView, d: Draft) -> None:
     else:
         show(d, _, view.p, view.name_of)
         d.label(_("The host can start a new game with the same players."), "mafia-muted")
+    extra = view.action("extra_points")  # the moderator's, after the game (issue 30)
+    if extra is not None:
+        standings.extra_points_part(d, _, page, room, extra, view.name_of)
+    standings.phone_part(d, _, page, room)
 
 
 def show(d: Draft, _: Translator, p: dict[str, Any], name_of: Callable[[int], str]) -> None:
@@ -40,6 +44,9 @@ def show(d: Draft, _: Translator, p: dict[str, Any], name_of: Callable[[int], st
             with d.row("w-full no-wrap gap-2"):
                 d.label(name_of(seat), "grow mafia-name" + ("" if seat in alive else " mafia-dead"))
                 d.label(wording.role_name(_, rules, roles[seat]), "font-bold")
+                scored = (p.get("points") or {}).get(str(seat))  # this game's points (issue 30)
+                if scored is not None:
+                    d.label(_.number(float(scored["total"])), "mafia-muted", "game-points")
     timeline = p.get("timeline") or []
     if not timeline:
         return
