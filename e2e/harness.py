@@ -516,6 +516,8 @@ class Table:
         """Each living player acts: ``plan`` maps a seat to (act, target); everyone else suspects the next
         living player (or skips when his role has a power and no plan); the seats ``acted`` have already."""
         title = {p.seat: self.title(p.t, "night", day) for p in self.players}
+        for phone in self.players:  # after a day, its result held on every screen first (webgame.result_hold)
+            shows(phone.tid("reveal"))
         actors = self.living
         moves: list[Move] = []
         done_before = set(acted)

@@ -50,6 +50,10 @@ ACTING_DON = OptionSpec(
 DEAD_SEE_ROLES = OptionSpec(
     "dead_see_roles", False, N_("The dead see every role"),
     N_("Off: a dead player keeps only what he knew alive, so he cannot signal roles across the table."))
+RESULT_HOLD = OptionSpec(
+    "result_hold", 5, N_("The day's result on screen"),
+    N_("Seconds every phone and the TV show the day's result (who is out, or nobody) before the night begins; "
+       "0: the night begins at once."), minimum=0, maximum=30, timer=True)
 DAY_LIMIT = OptionSpec(
     "day_limit", 40, N_("Draw after day"),
     N_("A game with no winner when day N's vote (and what follows from it) is over ends in a draw; N is this "
@@ -60,6 +64,7 @@ UZ_OPTIONS: tuple[OptionSpec, ...] = (
     _timer("discussion_seconds", 30, N_("Discussion")),
     _timer("vote_seconds", 15, N_("Vote")),
     _timer("kamikaze_seconds", 15, N_("Kamikaze's pick")),
+    RESULT_HOLD,
     ACTING_DON,
     OptionSpec("commissar_knows_sergeant", True, N_("Commissar and sergeant know each other"),
                N_("They see each other's role from the start.")),
@@ -103,6 +108,7 @@ UK_OPTIONS: tuple[OptionSpec, ...] = (
     _timer("last_words_seconds", 30, N_("Last words")),
     _timer("vote_seconds", 15, N_("Vote")),
     _timer("night_seconds", 30, N_("Night")),
+    RESULT_HOLD,
     ACTING_DON,
     OptionSpec("repeat_target_nights", 2, N_("Same target nights in a row"),
                N_("The courtesan and the doctor may choose the same player at most this many nights in a row."),

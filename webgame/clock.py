@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from webgame.rooms import Registry, Stage
+from webgame.rooms import Registry, Room, Stage
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +44,11 @@ class Clock:
                 await room.host_watch.tick(moment)  # the host's phone gone too long: his role passes on
             except Exception:
                 log.exception("clock: the host watch of room %s failed", room.code)
+            try:
+                if room.game.hold.night_left is not None and not room.holding():
+                    await self.end_hold(room)  # the day's result was on the screens long enough: the night
+            except Exception:
+                log.exception("clock: room %s could not end the day's result's hold", room.code)
             state = room.state
             if room.stage is not Stage.PLAYING or state is None or room.deadline is None or moment < room.deadline:
                 continue
@@ -53,6 +58,13 @@ class Clock:
             except Exception:  # one room's trouble must not stop the others' clocks
                 log.exception("clock: room %s could not end step %s", room.code, state.step)
         return ended
+
+    async def end_hold(self, room: Room) -> None:
+        """The night begins on every screen once the day's result's hold is over (``webgame.result_hold``)."""
+        async with room.lock:
+            released = await room.game.release()
+        if released:
+            room.notify("state")
 
     async def run(self) -> None:
         """Tick forever; an exception is logged and the loop goes on."""

@@ -23,6 +23,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from webgame import moderator_presence
 from webgame.errors import Refusal
 from webgame.i18n import N_
 from webgame.room_notices import NEW_HOST, NEW_MODERATOR, Notices
@@ -59,6 +60,7 @@ class HostWatch:
     def __init__(self, room: Table) -> None:
         self.room = room
         self.gone_since: float | None = None  # when the host's last page closed (as the clock first saw it)
+        self.moderator_gone = False  # as the pages were last told: the uk moderator's phone gone for the delay
 
     async def make_host(self, token_hash: str | None, seat_id: int) -> None:
         """The host hands his role to seat ``seat_id`` himself (outside a game)."""
@@ -104,6 +106,9 @@ class HostWatch:
     async def tick(self, now: float) -> bool:
         """Note the host's absence, or pass his role on when it has lasted long enough; True if it passed."""
         room, lobby = self.room, self.room.lobby
+        if moderator_presence.moderator_gone(room) != self.moderator_gone:  # every phone and the TV say it, or stop
+            self.moderator_gone = not self.moderator_gone
+            room.notify("presence")
         host = lobby.host_hash
         if host is None or room.is_connected(host) or not self.may_pass():
             self.gone_since = None

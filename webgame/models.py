@@ -94,6 +94,9 @@ class Game(Model):
     winner = fields.CharField(max_length=32, null=True)
     deadline_at = fields.FloatField(null=True, description="Epoch seconds when the running phase ends")
     paused_remaining = fields.FloatField(null=True, description="Seconds left while the clock is paused")
+    night_left = fields.FloatField(
+        null=True, description="Seconds of the running phase's clock after the day's result held on the screens"
+    )
     step = fields.IntField(default=0, description="Number of actions recorded in the log")
 
     actions: fields.ReverseRelation[ActionRecord]

@@ -3,21 +3,28 @@
 A moderated game goes on without him (the clock ends each step), and his controls pass to a player only if the
 room allows it (``webgame.host_watch``). Either way the table must know: a gone moderator gives no fouls and
 pauses nothing, and the players would otherwise wait for him. Everyone may know it (whether a phone is connected
-is no secret: the lobby shows it), so any screen may say it; the TV does (``webgame.pages.results_screen``).
+is no secret: the lobby shows it), so every screen says it: the TV (``webgame.pages.results_screen``) and every
+phone under its phase (``webgame.pages.moving.notices``), until he is back.
 
 It is read from the room's presence (``Audience.gone_for``, kept for the seat moves) and its lobby settings, each
-time a screen asks: nothing is stored. The clock's tick is what makes a screen ask again as the delay runs out.
+time a screen asks: nothing is stored. The clock's tick is what makes a screen ask again as the delay runs out
+(the host watch tells the room's pages when the answer changes, ``webgame.host_watch.HostWatch.tick``).
 """
 
 from __future__ import annotations
 
 from typing import Protocol
 
+from webgame.i18n import N_
 from webgame.seating import Lobby
 from webgame.table_game import Stage
 
+MODERATOR_GONE = N_("The moderator's phone is gone: the game goes on with the clock alone.")
+
 
 class Presence(Protocol):
+    """Since when each seat has had no page open (``webgame.subscribers.Audience``)."""
+
     def gone_for(self, token_hash: str) -> float: ...
 
 

@@ -99,6 +99,7 @@ class GameRecord:
     winner: str | None
     deadline_at: float | None
     paused_remaining: float | None
+    night_left: float | None  # the part of the clock after the day's result's hold (webgame.result_hold)
     step: int
 
 
@@ -164,6 +165,7 @@ def game_record(game: Game) -> GameRecord:
         winner=game.winner,
         deadline_at=game.deadline_at,
         paused_remaining=game.paused_remaining,
+        night_left=game.night_left,
         step=game.step,
     )
 

@@ -48,6 +48,8 @@ class BotTable(Protocol):
 
     def remaining(self) -> float | None: ...
 
+    def holding(self) -> bool: ...
+
     def version(self) -> tuple[int | None, int, int, int]: ...
 
     def projection(self, token_hash: str | None) -> Projection | None: ...
@@ -75,8 +77,9 @@ class Bots:
     async def tick(self, now: float) -> int:
         """Plan after a change, then act for every bot whose time has come; how many actions were taken."""
         remaining = self.room.remaining()
-        if remaining is None or self.room.paused or not self.bot_hashes():
-            self.due.clear()
+        if remaining is None or self.room.paused or not self.bot_hashes() or self.room.holding():
+            self.due.clear()  # (the day's result on the screens: the night's choices wait, planned after it)
+            self.seen = None
             return 0
         version = self.room.version()
         if version != self.seen:

@@ -79,7 +79,7 @@ class Room:
     stage, game_id, state = Held[Stage]("game"), Held[int | None]("game"), Held[GameState | None]("game")
     seating = Held[list[SeatInfo]]("game")  # engine seat n is seating[n - 1]
     deadline, paused_remaining = Held[float | None]("game"), Held[float | None]("game")
-    paused = Held[bool]("game")
+    paused, holding = Held[bool]("game"), Held[Callable[[], bool]]("game")  # holding: the day's result shown
     remaining = Held[Callable[[], float | None]]("game")  # seconds left in the step, None without a game
     game_seat = Held[Callable[[str | None], int]]("game")  # engine seat of a token in this game, 0 if none
     name_of = Held[Callable[[int], str]]("game")  # the name at an engine seat of this game
@@ -273,7 +273,7 @@ class Room:
 
     async def skip(self, token_hash: str | None, step: int) -> None:
         """The host ends the current step now (``step`` is the one his screen showed: a stale tab is refused)."""
-        await self._host_in_game(token_hash, "state", lambda: self.game.apply(Deadline(step)))
+        await self._host_in_game(token_hash, "state", lambda: self.game.skip(step))  # (or the result's hold)
 
     async def pause(self, token_hash: str | None) -> None:
         await self._host_in_game(token_hash, "clock", self.game.pause)

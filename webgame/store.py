@@ -341,12 +341,14 @@ async def load_actions(game_id: int) -> list[dict[str, Any]]:
     return [record.payload for record in records]
 
 
-async def set_deadline(game_id: int, *, deadline_at: float | None, paused_remaining: float | None = None) -> None:
-    """Save the running phase's clock: an epoch deadline, or (paused) the seconds that were left."""
+async def set_deadline(game_id: int, *, deadline_at: float | None, paused_remaining: float | None = None,
+                       night_left: float | None = None) -> None:
+    """Save the running phase's clock: an epoch deadline, or (paused) the seconds that were left; ``night_left``:
+    how much of it follows the day's result's hold (``webgame.result_hold``)."""
     room_id = await _room_of(game_id) if leases.ACTIVE else 0  # (the fence's room: a cluster only)
     async with leases.fenced(room_id) as connection:
-        updated = await Game.filter(id=game_id).using_db(connection).update(deadline_at=deadline_at,
-                                                                            paused_remaining=paused_remaining)
+        updated = await Game.filter(id=game_id).using_db(connection).update(
+            deadline_at=deadline_at, paused_remaining=paused_remaining, night_left=night_left)
     if not updated:
         raise GameNotFound(game_id)
 

@@ -2,19 +2,19 @@
 
 An action goes ``apply`` -> ``engine.game.apply`` (validated, then in place) -> ``store.append_action``; if the
 write fails, the state is replayed from the log the database holds, so memory and database never disagree.
-A new step gets a new absolute deadline (or, paused, a new remainder); the end of the game closes it. The
-room (``webgame.rooms.Room``) holds the lock, checks who asks, and tells the pages afterwards.
+A new step gets a new absolute deadline (or, paused, a new remainder); the end of the game closes it; the clock
+itself, with the day's result held before the night, is ``webgame.game_clock.GameClock``. The room
+(``webgame.rooms.Room``) holds the lock, checks who asks, and tells the pages afterwards.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from enum import StrEnum
 from typing import Any
 
 from engine import actions as engine_actions
-from engine.actions import Action
+from engine.actions import Action, Deadline
 from engine.game import apply, new_game, replay, step_seconds
 from engine.knowledge import MODERATOR, SPECTATOR, Viewer
 from engine.options import OptionValue
@@ -23,23 +23,20 @@ from engine.view import chat_channels, public_view, view
 from webgame import leases, store
 from webgame.chat import Chat
 from webgame.errors import Refusal
+from webgame.game_clock import GameClock, Stage
 from webgame.i18n import N_
 from webgame.projection import Projection
+from webgame.result_hold import ResultHold
 from webgame.seating import SeatInfo, seat_info
 from webgame.store import GameRecord, RoomStatus, SeatRecord
 
 log = logging.getLogger(__name__)
 
 
-class Stage(StrEnum):
-    """Where a room is: its lobby, a game being played, or a game's results."""
-
-    LOBBY = "lobby"
-    PLAYING = "playing"
-    FINISHED = "finished"  # the game is over; its results stay until the host plays again
+__all__ = ["Stage", "TableGame"]
 
 
-class TableGame:
+class TableGame(GameClock):
     """A room's current game (none in the lobby): its stage, seating, engine state and clock, kept with the log."""
 
     def __init__(self, room_id: int, code: str, now: Callable[[], float], changed: Callable[[str], None]) -> None:
@@ -51,6 +48,7 @@ class TableGame:
         self.state: GameState | None = None
         self.deadline: float | None = None  # absolute epoch seconds
         self.paused_remaining: float | None = None
+        self.hold = ResultHold()  # the day's result held on the screens before the night (webgame.result_hold)
         self._public: dict[str, Any] | None = None
 
     # ------------------------------------------------------------ who is who
@@ -107,7 +105,7 @@ class TableGame:
         state = self.state
         if state is None or self.game_id is None:
             return None
-        shown = view(state, viewer, self.public())
+        shown = self.hold.view(view(state, viewer, self.public()), self.left())
         if acting_moderator and viewer.kind == "seat" and state.rules == "uk":
             shown = {**shown, "moderator_actions": view(state, MODERATOR, self.public())["actions"]}
         seat = viewer.seat if viewer.kind == "seat" else 0
@@ -116,60 +114,6 @@ class TableGame:
             events=[(int(event["day"]), str(event["phase"]), event) for event in shown["events"]],
             chat=chat.readable(shown["chat"]["read"]), alive_seat=self.seat_alive(seat), seats=state.n,
         )
-
-    # ------------------------------------------------------------ the clock
-
-    def remaining(self) -> float | None:
-        """Seconds left in the current step (None when no game is running)."""
-        if self.stage is not Stage.PLAYING:
-            return None
-        if self.paused_remaining is not None:
-            return self.paused_remaining
-        if self.deadline is None:
-            return None
-        return max(0.0, self.deadline - self.now())
-
-    @property
-    def paused(self) -> bool:
-        return self.stage is Stage.PLAYING and self.paused_remaining is not None
-
-    def due(self, step: int, now: float) -> bool:
-        """Whether step ``step`` is the one running and its deadline has passed at ``now``."""
-        state = self.state
-        return (self.stage is Stage.PLAYING and state is not None and state.step == step
-                and self.deadline is not None and now >= self.deadline)
-
-    async def pause(self) -> bool:
-        """Stop the countdown, keeping what is left; False when it was stopped already."""
-        if self.paused_remaining is not None or self.deadline is None:
-            return False
-        await self._set_clock(None, max(0.0, self.deadline - self.now()))
-        return True
-
-    async def resume(self) -> bool:
-        """Run the countdown again from what was left; False when it was running."""
-        if self.paused_remaining is None:
-            return False
-        await self._set_clock(self.now() + self.paused_remaining, None)
-        return True
-
-    async def extend(self, seconds: int) -> bool:
-        """More time for the current step (paused or not)."""
-        if self.paused_remaining is not None:
-            await self._set_clock(None, self.paused_remaining + seconds)
-        else:
-            await self._set_clock(None if self.deadline is None else self.deadline + seconds, None)
-        return True
-
-    async def _set_clock(self, deadline: float | None, paused_remaining: float | None) -> None:
-        """The host's clock buttons: saved, then kept (a refused write, e.g. a lost lease, changes nothing)."""
-        if self.game_id is not None:
-            await store.set_deadline(self.game_id, deadline_at=deadline, paused_remaining=paused_remaining)
-        self.deadline, self.paused_remaining = deadline, paused_remaining
-
-    async def _save_clock(self) -> None:
-        if self.game_id is not None:
-            await store.set_deadline(self.game_id, deadline_at=self.deadline, paused_remaining=self.paused_remaining)
 
     # ------------------------------------------------------------ a game's life
 
@@ -188,14 +132,14 @@ class TableGame:
         game = await store.start_game(self.room_id, rules=rules, seed=seed, seating=seating, options=options,
                                       deadline_at=deadline)  # one write: refused whole if the lease is lost
         self.game_id, self.state, self.seating, self._public = game.id, state, list(players), None
-        self.paused_remaining, self.deadline = None, deadline
+        self.paused_remaining, self.deadline, self.hold = None, deadline, ResultHold()
         self.stage = Stage.PLAYING
 
     async def close(self) -> None:
         """Back to the lobby after the results: no game any more."""
         await store.set_room_status(self.room_id, RoomStatus.LOBBY)
         self.stage, self.state, self.game_id, self.seating = Stage.LOBBY, None, None, []
-        self._public, self.deadline, self.paused_remaining = None, None, None
+        self._public, self.deadline, self.paused_remaining, self.hold = None, None, None, ResultHold()
 
     async def restore(self, game: GameRecord, seats: list[SeatRecord]) -> None:
         """The game as the database holds it: its log replayed to the same step, the same deadline."""
@@ -211,6 +155,7 @@ class TableGame:
             return
         self.stage = Stage.PLAYING
         self.deadline, self.paused_remaining = game.deadline_at, game.paused_remaining
+        self.hold = ResultHold(game.night_left)  # a restart during the day's result's hold: the rest of it
         if self.deadline is None and self.paused_remaining is None:
             self.deadline = self.now() + step_seconds(state)
             await store.set_deadline(game.id, deadline_at=self.deadline)
@@ -226,7 +171,8 @@ class TableGame:
         """
         state = self.state
         assert state is not None and self.game_id is not None
-        before, index = state.step, len(state.log)
+        self.hold.check(action, self.left())  # the day's result on the screens: the night waits for it
+        before, phase, index = state.step, state.phase, len(state.log)
         apply(state, action)
         try:
             lease = leases.fence(self.room_id)  # None in one process: no lease to check (webgame.leases)
@@ -245,7 +191,7 @@ class TableGame:
             self.state, self._public = logged, None
             if len(logged.log) > index and not isinstance(error, store.ActionIndexConflict):
                 log.warning("room %s: a write reported %r but the action is in the log", self.code, error)
-                await self._after_step(before)
+                await self._after_step(before, phase)
                 return  # it counted after all
             self.changed("state")  # a page built while the write was pending showed the unsaved action
             if isinstance(error, store.ActionIndexConflict):
@@ -257,9 +203,16 @@ class TableGame:
                                  "Please try again.")) from None
             raise
         self._public = None
-        await self._after_step(before)
+        await self._after_step(before, phase)
 
-    async def _after_step(self, before: int) -> None:
+    async def skip(self, step: int) -> None:
+        """The host's "End now" of step ``step``: the day's result's hold if it is on (the night begins now), else
+        the step (a stale tab's step is refused by the engine)."""
+        state = self.require_running()
+        if not (self.holding() and state.step == step and await self.release(early=True)):
+            await self.apply(Deadline(step))
+
+    async def _after_step(self, before: int, phase: Phase) -> None:
         """The clock (a new step, a new deadline) or the end, saved as well as the database allows: the action
         itself is in the log, and a restart recomputes what these writes would have kept."""
         new_state = self.state
@@ -268,8 +221,8 @@ class TableGame:
             if new_state.phase is Phase.ENDED:
                 self.stage, self.deadline, self.paused_remaining = Stage.FINISHED, None, None
                 await store.finish_game(self.game_id, winner=new_state.winner, room_status=RoomStatus.FINISHED)
-            elif new_state.step != before:
-                seconds = float(step_seconds(new_state))
+            elif new_state.step != before:  # from a day into the night: the day's result held first
+                seconds = float(step_seconds(new_state)) + self.hold.begin(phase, new_state)
                 if self.paused_remaining is not None:
                     self.paused_remaining = seconds
                 else:

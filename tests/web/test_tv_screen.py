@@ -22,7 +22,7 @@ GONE = "The moderator's phone is gone: the game goes on with the clock alone."
 
 
 async def test_the_tv_holds_the_votes_result_alone_then_shows_the_table_again(
-        create_user: Callable[[], User], monkeypatch: pytest.MonkeyPatch) -> None:
+        create_user: Callable[[], User], monkeypatch: pytest.MonkeyPatch, fake_time: FakeTime) -> None:
     monkeypatch.setattr(tv_table, "RESULT_SECONDS", 0.6)
     room, _users = await start_game(create_user, 6)
     tv = create_user()
@@ -41,9 +41,11 @@ async def test_the_tv_holds_the_votes_result_alone_then_shows_the_table_again(
     await settle(tv)
     await tv.should_see(marker="result-text", content="The vote is tied: nobody is eliminated.")
     await tv.should_see(content="Day 1")
-    await tv.should_see(marker="phase", content="Night 2")  # the room goes on; the TV holds the moment
+    await tv.should_see(marker="phase", content="Night 2")  # the room holds the result before the night
     assert not has(tv, "seat-1") and not has(tv, "progress")
-    await wait_for(lambda: has(tv, "seat-1"), timeout=3.0)  # ... a few seconds, then the whole screen again
+    fake_time.advance(5)  # the room's hold of the day's result (webgame.result_hold) is over: the night begins
+    await Clock(rooms.registry).tick()
+    await wait_for(lambda: has(tv, "seat-1"), timeout=3.0)  # ... then the whole screen again
     await tv.should_not_see(marker="result")
     await tv.should_see(marker="progress")
 

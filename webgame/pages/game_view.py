@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action
+from webgame import moderator_presence
 from webgame.chat import ChatLine
 from webgame.pages import components, day, moving, night, outcome, wording
 from webgame.pages.chat_part import ChatPart
@@ -178,10 +179,11 @@ class GameView:
         room's public presence dots): a section is rebuilt only when its key changes."""
         room = self.page.room
         return {
-            "title": (p["phase"], p["day"], room.stage, room.deadline, room.paused_remaining,
-                      (room.paused, p["step"]) if room.is_host(self.page.token_hash) else None, room.notices.count),
+            "title": (p["phase"], p["day"], room.stage, room.deadline, room.paused_remaining, p.get("result_hold"),
+                      (room.paused, p["step"]) if room.is_host(self.page.token_hash) else None, room.notices.count,
+                      moderator_presence.moderator_gone(room)),
             "panel": {key: value for key, value in p.items() if key not in NOT_PANEL_KEYS},
-            "status": (p["phase"], len(p.get("alive", [])), *(p.get(key) for key in STATUS_KEYS)),
+            "status": (p["phase"], p.get("result_hold"), len(p.get("alive", [])), *(p.get(key) for key in STATUS_KEYS)),
             "record": (RecordPart.news_key(p), p.get("alive"), p.get("roles"), p.get("fouls"), p.get("speaker"),
                        tuple(room.seats_connected()), p.get("moderator_actions"), room.is_host(self.page.token_hash),
                        room.notices.count),  # news, players, the host's controls
@@ -248,6 +250,9 @@ class GameView:
     def panel(self, d: Draft) -> None:
         """The second part: what this viewer does at this step (its counts in the ``status`` part, in the slot)."""
         phase = self.p["phase"]
+        if self.p.get("result_hold"):  # the day's result alone, on every screen, before the night begins
+            night.held_result(self, d)
+            return
         if phase == "night":
             night.result(self, d)  # first: the day's result, on every phone (issue 27)
             moderator_night(self, d)  # the moderator's overview of the night before his foul grid
@@ -263,7 +268,7 @@ class GameView:
     def status(self, d: Draft) -> None:
         """The counts of the current step (who is still choosing, ready, the tally): their own part."""
         phase = self.p.get("phase")
-        if phase == "night":
+        if phase == "night" and not self.p.get("result_hold"):
             night.waiting(self, d)
         elif phase == "vote":
             day.tally(self, d)

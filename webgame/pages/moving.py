@@ -22,7 +22,7 @@ from nicegui import ui
 from starlette.requests import Request
 from starlette.responses import Response
 
-from webgame import page_limits, ratelimit, store
+from webgame import moderator_presence, page_limits, ratelimit, store
 from webgame.errors import Refusal
 from webgame.pages import components, wording
 from webgame.rooms import registry
@@ -45,6 +45,8 @@ def notices(d: Draft, page: PhonePage) -> None:
             d.label(away.text(page.t), "font-bold", "moved-away")
     for text in room.notices.texts(page.t):
         d.label(text, "mafia-muted", "notice")
+    if moderator_presence.moderator_gone(room):  # until his phone is back (or a player took his controls)
+        d.label(page.t(moderator_presence.MODERATOR_GONE), "font-bold", "moderator-gone")
 
 
 def take_form(d: Draft, page: PhonePage) -> None:

@@ -64,6 +64,18 @@ def result(view: GameView, d: Draft) -> None:
             d.label(line, "text-lg font-bold", "day-result")
 
 
+def held_result(view: GameView, d: Draft) -> None:
+    """The day's result held on every screen before the night begins (``webgame.result_hold``): the same words
+    for every role and no button; the countdown above runs to the night."""
+    proj, _ = view.proj, view.page.t
+    lines = day_result(_, view.p, proj.events, view.name_of) if proj is not None else []
+    with d.card("mafia-card mafia-result"):
+        for line in lines or [_("No vote today: nobody is out.")]:
+            d.label(line, "text-lg font-bold", "day-result")
+        d.label(_("The night begins in a few seconds."), "mafia-muted", "night-soon")
+    view.name_tiles(d, [int(s) for s in view.p.get("alive", [])])
+
+
 def waiting(view: GameView, d: Draft) -> None:
     _, count = view.page.t, int(view.p.get("waiting", 0))
     d.label(_.ngettext("{count} player is still choosing.", "{count} players are still choosing.",

@@ -31,7 +31,7 @@ from webgame.identity import BrowserIdentity
 from webgame.page_template import static_url
 from webgame.pages import components, narration, narrator_controls, tv_parts, tv_route, tv_table, wording
 from webgame.pages.components import testid
-from webgame.pages.news import news_lines
+from webgame.pages.news import day_result, news_lines
 from webgame.projection import Projection
 from webgame.rooms import ChatLine, Room, Stage
 
@@ -138,7 +138,7 @@ class ScreenPage:
                 self.told_view, self.told_events = p, len(events)
                 self.results_seen = tv_table.result_count(p)
         results = tv_table.result_count(p)
-        if results > self.results_seen and room.stage is Stage.PLAYING:
+        if results > self.results_seen and room.stage is Stage.PLAYING and not p.get("result_hold"):  # (the room's)
             self.result_until = time.monotonic() + tv_table.RESULT_SECONDS
             background_tasks.create(self._result_over(self.result_until), name="tv-result")
         self.results_seen = results
@@ -201,7 +201,9 @@ class ScreenPage:
             testid(ui.label(wording.phase_title(_, p["phase"], int(p["day"]))).classes("mafia-big"), "phase")
             self.countdown = testid(ui.label("").classes("mafia-countdown"), "countdown")
             self.tick()
-        if self.result_until and tv_table.result(_, p, self.name_of, lambda e: self._death_line(e, str(p["rules"]))):
+        held = self.result_until or (p.get("result_hold")  # the room's hold before the night (webgame.result_hold)
+                                     and day_result(_, p, proj.events, self.name_of))  # (today's vote, if any)
+        if held and tv_table.result(_, p, self.name_of, lambda e: self._death_line(e, str(p["rules"]))):
             return  # the vote's moment: its result alone, for a few seconds
         tv_parts.progress(self.t, p, self.name_of)
         tv_parts.tally(self.t, p, self.name_of)  # above the players: on a TV the tally must not fall below the fold

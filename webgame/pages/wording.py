@@ -166,7 +166,7 @@ def option_value(_: Translator, spec: OptionSpec, value: object) -> str:
 def option_hint(_: Translator, spec: OptionSpec) -> str:
     """What an option means, in one line, and its default (the lobby's explanation of every option)."""
     value = option_value(_, spec, spec.default)
-    if spec.timer:
+    if spec.timer and spec.help == "Seconds.":  # a step's timer (the result's hold says what it is)
         return _("How long this step lasts. Default: {value}.").format(value=value)
     meaning = _(spec.help)
     return meaning + " " + _("Default: {value}.").format(value=value)
