@@ -142,11 +142,16 @@ class ScreenPage:
             self.result_until = time.monotonic() + tv_table.RESULT_SECONDS
             background_tasks.create(self._result_over(self.result_until), name="tv-result")
         self.results_seen = results
+        held = bool(p.get("result_hold"))  # the room holds the day's result on the screens before the night
         if narrate:
             said = narration.phrases(self.told_view, p, events[self.told_events:])
+            if held:  # the night falls when the hold ends: "the city falls asleep" waits for it
+                said = [phrase for phrase in said if phrase.id != "night"]
             if said:
                 self._say(said, str(p["rules"]))
-        self.told_view, self.told_events = p, len(events)
+        if not held or self.told_view is None:
+            self.told_view = p  # during the hold, the day's view stays the one the night is told against
+        self.told_events = len(events)
 
     def _say(self, said: list[narration.Phrase], rules: str) -> None:
         if self.narration is None or self.narration.is_deleted:
