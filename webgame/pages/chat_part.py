@@ -48,6 +48,7 @@ class ChatPart:
         self.wanted: list[tuple[ChatLine, bool]] = []  # the lines to show, in order, and whether behind the reveal
         self.shown: dict[int, tuple[ChatLine, LineElement]] = {}  # id of a line -> (it, its element), in order
         self.column: ui.element | None = None  # the lines' column, in the part's slot
+        self.carded = False  # the part draws the chat's card (and so the column, with or without lines)
 
     def draw(self, d: Draft) -> None:
         """The fourth part: the chat this viewer may read (its lines: ``sync``), and the box where he writes to
@@ -55,7 +56,7 @@ class ChatPart:
         _ = self.view.page.t
         chat = self.view.p.get("chat", {"read": [], "write": []})
         readable, writable = chat["read"], list(chat.get("write", []))
-        self.wanted = []
+        self.wanted, self.carded = [], False
         if readable:
             secret = self.view.viewer_kind == "seat" and self.view.p["phase"] != "ended"
             # The mafia's channel (its lines, its box) is behind the reveal: covered, every living phone's chat is
@@ -85,7 +86,12 @@ class ChatPart:
         open_earlier = any(line.channel not in hidden for line in before[:first_open])
         hidden_earlier = any(line.channel in hidden for line in before[:first_hidden])
         start = min(first_open, first_hidden)
-        with d.card("mafia-card"):
+        open_writable = [channel for channel in writable if channel not in hidden]
+        # Covered, the card is there only if the town's phone has one too (a line of the room or its box):
+        # otherwise the whole card is behind the reveal (its lines with it: they are in its slot).
+        town_has_one = bool(shown_open) or bool(open_writable)
+        self.carded = True  # the card's slot holds the lines' column, even an empty one (the same boxes for all)
+        with d.revealed() if not town_has_one else contextlib.nullcontext(), d.card("mafia-card"):
             d.label(_("Chat"), "font-bold")
             if open_earlier or hidden_earlier:
                 with (d.revealed() if not open_earlier else contextlib.nullcontext()):
@@ -95,7 +101,6 @@ class ChatPart:
             if end < len(lines):
                 d.button(_("Latest messages"), lambda: self._chat_page(None), "chat-latest", flat=True,
                          no_caps=True)
-            open_writable = [channel for channel in writable if channel not in hidden]
             if hidden and writable != open_writable:
                 with d.revealed():
                     self._box(d, writable)
@@ -114,7 +119,7 @@ class ChatPart:
         """Make the page's line elements those of ``wanted``: a new line is one new element at the end, a line
         out of the window one element gone; any other change (a page of older lines) draws them all again."""
         screen = getattr(self.view.page.fourth, "screen", None)
-        if screen is None or screen.is_deleted or (not self.wanted and not self.shown):
+        if screen is None or screen.is_deleted or (not self.carded and not self.shown):
             return
         if self.column is None or self.column.is_deleted:
             with screen:
