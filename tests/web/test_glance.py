@@ -129,7 +129,11 @@ async def test_uk_covered_screens_are_alike_for_every_role(create_user: Callable
             break
         await room.skip(room.host_hash, state.step)
         await settle()
-    assert state.phase is Phase.NIGHT
+    assert state.phase is Phase.NIGHT and room.holding()
+    assert_alike(room, users, "uk day 1's result, held before the night")  # webgame.result_hold
+    await room.skip(room.host_hash, state.step)  # the host's "End now": the night begins
+    await settle()
+    assert state.phase is Phase.NIGHT and not room.holding()
     assert_alike(room, users, "uk night 1")
     commissar = next(s for s in range(1, 13) if str(state.role(s)) == "commissar")
     user = users[commissar - 1]
