@@ -59,6 +59,17 @@ DAY_LIMIT = OptionSpec(
     N_("A game with no winner when day N's vote (and what follows from it) is over ends in a draw; N is this "
        "number (a stalemate guard)."), minimum=3, maximum=200)
 
+# Points (issue 30, ``engine.points``): decimal strings, so a lobby offers them as a list and a file keeps them exact.
+POINTS_WIN = OptionSpec(
+    "points_win", "1", N_("Points for a win"),
+    N_("Each player of the winning team gets this many points (a draw gives none)."),
+    choices=("0.5", "1", "1.5", "2", "3"))
+POINTS_EXTRA_LIMIT = OptionSpec(
+    "points_extra_limit", "0.5", N_("The moderator's extra points"),
+    N_("After the game the moderator may add or take up to this many points per player, shown to everyone "
+       "(0: none). Without a moderator there are none."),
+    choices=("0", "0.25", "0.5", "1"))
+
 UZ_OPTIONS: tuple[OptionSpec, ...] = (
     _timer("night_seconds", 20, N_("Night")),
     _timer("discussion_seconds", 30, N_("Discussion")),
@@ -100,6 +111,8 @@ UZ_OPTIONS: tuple[OptionSpec, ...] = (
                minimum=3, maximum=10),
     DEAD_SEE_ROLES,
     DAY_LIMIT,
+    POINTS_WIN,
+    POINTS_EXTRA_LIMIT,
 )
 
 UK_OPTIONS: tuple[OptionSpec, ...] = (
@@ -142,6 +155,20 @@ UK_OPTIONS: tuple[OptionSpec, ...] = (
                N_("When no don and no mafia are alive, the courtesan also kills each night.")),
     DEAD_SEE_ROLES,
     DAY_LIMIT,
+    OptionSpec("best_move", False, N_("Best move"),
+               N_("On: a player killed on the first night names up to three players he takes for black, once, "
+                  "before the day's speeches; it scores when two or three of them are black.")),
+    POINTS_WIN,
+    OptionSpec("points_fouls_removed", "-0.5", N_("Points for removal by fouls"),
+               N_("Added to the points of a player removed from the table by fouls (a negative number takes "
+                  "points away)."), choices=("0", "-0.25", "-0.5", "-0.75", "-1")),
+    OptionSpec("points_best_move_two", "0.25", N_("Best move: two black named"),
+               N_("Points for a best move that names two black players."),
+               choices=("0", "0.1", "0.2", "0.25", "0.3", "0.5")),
+    OptionSpec("points_best_move_three", "0.5", N_("Best move: three black named"),
+               N_("Points for a best move that names three black players."),
+               choices=("0", "0.25", "0.4", "0.5", "0.6", "0.75", "1")),
+    POINTS_EXTRA_LIMIT,
 )
 
 OPTION_TABLES: dict[str, tuple[OptionSpec, ...]] = {"uz": UZ_OPTIONS, "uk": UK_OPTIONS}

@@ -16,7 +16,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from engine.actions import Action, EliminateAll, EndSpeech, KamikazePick, NightAct, Nominate, Ready, Vote
+from engine.actions import Action, BestMove, EliminateAll, EndSpeech, KamikazePick, NightAct, Nominate, Ready, Vote
 from engine.roles import Role, team_of
 
 LEVELS = ("simple", "strong")
@@ -57,6 +57,9 @@ def decide(view: Mapping[str, Any], rng: random.Random, level: str = "simple") -
         target = read.nominate(list(kinds["nominate"]["targets"]), rng)
         if target is not None:
             return Nominate(seat, target)
+    if "best_move" in kinds:  # before his last words end (uk, option: engine.best_move)
+        entry = kinds["best_move"]
+        return BestMove(seat, tuple(read.best_move(list(entry["targets"]), int(entry.get("most", 3)), rng)))
     if "end_speech" in kinds:
         return EndSpeech(seat)
     return None
@@ -167,6 +170,22 @@ class _Reading:
         if not targets or rng.random() >= 0.5:
             return None
         return self.pick(targets, rng)
+
+    def best_move(self, targets: list[int], most: int, rng: random.Random) -> list[int]:
+        """A first night's dead names whom he takes for black: his checked black first, never a checked red;
+        the strong level then the most suspect by the record; the rest at random among the living. A black
+        victim (the maniac's) names town players, as a club's black would, to mislead."""
+        living = [t for t in targets if t in self.alive] or targets
+        if self.mafia:
+            town = self.town(living) or living
+            return sorted(rng.sample(town, min(most, len(town))))
+        named = [t for t in self.suspects if t in targets][:most]
+        rest = [t for t in living if t not in named and t not in self.cleared] or [
+            t for t in living if t not in named]
+        rng.shuffle(rest)
+        if self.strong:
+            rest.sort(key=lambda t: -self.suspicion.get(t, 0.0))  # (stable: ties stay shuffled)
+        return sorted(named + rest[:most - len(named)])
 
     def eliminate_all(self, candidates: list[int], rng: random.Random) -> bool:
         if self.mafia:

@@ -9,7 +9,8 @@ from collections import Counter
 
 import pytest
 
-from engine.actions import Deadline
+from engine import best_move
+from engine.actions import BestMove, Deadline
 from engine.game import apply, new_game
 from engine.knowledge import Viewer
 from engine.seat_bots import decide
@@ -103,3 +104,49 @@ def test_strong_mafia_votes_as_one_for_the_leading_town_player() -> None:
              "votes": {"1": 3, "4": 3, "3": 1}, "events": [],
              "actions": [{"type": "vote", "targets": [1, 3, 4, 5], "none": True}]}
     assert {decide(shown, random.Random(n), "strong").target for n in range(20)} == {3}  # type: ignore[union-attr]
+
+
+def _best_move_view(teams: dict[str, str], events: list[dict[str, object]]) -> dict[str, object]:
+    """Seat 4, killed on the first night, in the last words of day 2 with his best move to make."""
+    return {"rules": "uk", "me": {"seat": 4, "alive": False}, "teams": teams, "events": events,
+            "alive": [s for s in range(1, 13) if s != 4], "phase": "last_words", "day": 2,
+            "actions": [{"type": "best_move", "targets": [s for s in range(1, 13) if s != 4], "most": 3},
+                        {"type": "end_speech"}]}
+
+
+def test_a_bot_makes_its_best_move_before_its_last_words_end() -> None:
+    """A red bot names its checked black and never its checked red; a black one (the maniac's) names no
+    teammate; both before they end the speech, three players each, never themselves."""
+    checks = [{"type": "check", "target": 7, "result": "black"}, {"type": "check", "target": 2, "result": "red"}]
+    for draw in range(20):
+        for level in ("simple", "strong"):
+            red = decide(_best_move_view({}, checks), random.Random(draw), level)
+            assert isinstance(red, BestMove) and red.seat == 4 and len(set(red.targets)) == 3
+            assert 7 in red.targets and 2 not in red.targets and 4 not in red.targets
+            black = decide(_best_move_view({"4": "black", "9": "black", "11": "black"}, []), random.Random(draw), level)
+            assert isinstance(black, BestMove) and len(set(black.targets)) == 3
+            assert not {4, 9, 11} & set(black.targets)
+
+
+def test_bots_playing_uk_with_the_best_move_make_it_and_the_game_ends() -> None:
+    made = 0
+    for seed in range(8):
+        state = new_game("uk", 12, 500 + seed, {"best_move": True})
+        rng = random.Random(seed)
+        while state.phase is not Phase.ENDED:
+            step, acted = state.step, False
+            for seat in range(1, state.n + 1):
+                action = decide(view(state, Viewer.of_seat(seat)), rng)
+                if action is not None:
+                    apply(state, action)
+                    acted = True
+                    if state.step != step:
+                        break
+            if not acted and state.step == step:
+                apply(state, Deadline(step))
+        moves = best_move.named(state)
+        assert set(moves) == set(best_move.first_night_dead(state))  # every first night's dead made his
+        for seat, targets in moves.items():
+            assert 1 <= len(set(targets)) == len(targets) <= 3 and seat not in targets
+        made += len(moves)
+    assert made >= 4

@@ -237,3 +237,16 @@ def test_phrases_say_nothing_when_nothing_changed() -> None:
     state = new_game("uk", 10, 3)
     p = view(state, SPECTATOR)
     assert phrases(p, p, []) == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_narrator_says_a_best_move_and_its_names_by_their_numbers(language: str) -> None:
+    """Issue 30: the first night's dead names his black; the TV says who named whom (a recorded clip for each
+    seat's number around the words), in the narrator's language."""
+    said = narration.event_phrases({"type": "best_move", "seat": 4, "targets": [1, 7, 12]})
+    assert said == [Phrase("best-move", 4, "1,7,12")]
+    _ = translator(language)
+    line = render(said[0], _, "uk", lambda seat: f"P{seat}")
+    assert line.text == _(wording.BEST_MOVE).format(name="P4", named=_.join(["P1", "P7", "P12"]))
+    assert line.clips == ("n4", "p-best-move", "n1", "n7", "n12")
+    assert set(line.clips) <= set(clip_texts(_))

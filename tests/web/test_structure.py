@@ -97,7 +97,8 @@ LAYERS: list[set[str]] = [
     {"webgame.pages.tv_parts", "webgame.pages.tv_table"},  # the TV's screens
     {"webgame.pages.lobby", "webgame.pages.game_view", "webgame.pages.night", "webgame.pages.day",
      "webgame.pages.outcome", "webgame.pages.record_part", "webgame.pages.chat_part",
-     "webgame.pages.lobby_summary", "webgame.pages.moderator", "webgame.pages.standings"},  # the screens
+     "webgame.pages.lobby_summary", "webgame.pages.moderator", "webgame.pages.standings",
+     "webgame.pages.best_move_part"},  # the screens
     {"webgame.pages.screen", "webgame.pages.wording", "webgame.pages.components", "webgame.pages.evenness",
      "webgame.pages.news", "webgame.pages.page_protocols", "webgame.pages.screen_model",
      "webgame.pages.narrator_controls", "webgame.pages.narration", "webgame.pages.moving",

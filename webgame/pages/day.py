@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import EliminateAll, EndSpeech, Foul, KamikazePick, Nominate, Ready, SendOff, Vote, WithdrawFoul
-from webgame.pages import wording
+from webgame.pages import best_move_part, wording
 
 if TYPE_CHECKING:
     from webgame.pages.page_protocols import GameScreen as GameView
@@ -33,6 +33,7 @@ def render(view: GameView, d: Draft) -> None:
             _kamikaze(view, d, buttons)
         elif phase in ("speeches", "defence", "last_words"):
             _speech(view, d, buttons)
+            best_move_part.draw(view, d, buttons)  # uk, day 2: the first night's dead names his black
         elif phase == "eliminate_all":
             _eliminate_all(view, d, buttons)
     if me is not None:

@@ -44,6 +44,7 @@ SENTENCES: dict[str, tuple[str, str]] = {
     "all-open": (N_("Do we eliminate them all? Vote."), N_("Do we eliminate them all? Vote.")),
     "all-out": (N_("They are all eliminated."), N_("They are all eliminated.")),
     "all-stay": (N_("Not enough votes: nobody is out."), N_("Not enough votes: nobody is out.")),
+    "best-move": (wording.BEST_MOVE, N_("makes the best move:")),  # then the named seats' numbers (issue 30)
 }
 NOTE_INTRO = N_("The commissar's note is read out:")
 NOTE_RESULTS: dict[str, tuple[str, str]] = {  # a check's result -> (speech, the clip after the seat's number)
@@ -150,6 +151,8 @@ def event_phrases(event: Mapping[str, Any]) -> list[Phrase]:
         return [Phrase("all-out" if event.get("passed") else "all-stay")]
     if kind == "game_over":
         return [Phrase("winner", 0, str(event.get("winner") or "draw"))]
+    if kind == "best_move":  # the value: the named seats, "1,2,7"
+        return [Phrase("best-move", int(event["seat"]), ",".join(str(int(t)) for t in event.get("targets", [])))]
     return []
 
 
@@ -183,6 +186,10 @@ def render(phrase: Phrase, _: Translator, rules: str, name_of: Callable[[int], s
     if phrase.id == "note":
         speech, _rest = NOTE_RESULTS.get(phrase.value, NOTE_RESULTS["red"])
         return Line(_(speech).format(target=name_of(phrase.seat)), ("note", seat, note_clip(phrase.value)))
+    if phrase.id == "best-move":
+        named = [int(t) for t in phrase.value.split(",") if t]
+        return Line(_(wording.BEST_MOVE).format(name=name_of(phrase.seat), named=_.join(name_of(t) for t in named)),
+                    (seat, "p-best-move", *(f"n{t}" for t in named)))
     speech, _rest = SENTENCES[phrase.id]
     if phrase.seat:
         return Line(_(speech).format(name=name_of(phrase.seat)), (seat, f"p-{phrase.id}"), phrase.cue)

@@ -29,7 +29,7 @@ from webgame import moderator_presence
 from webgame.i18n import N_, Translator, translator
 from webgame.identity import BrowserIdentity
 from webgame.page_template import static_url
-from webgame.pages import components, narration, narrator_controls, tv_parts, tv_route, tv_table, wording
+from webgame.pages import components, narration, narrator_controls, standings, tv_parts, tv_route, tv_table, wording
 from webgame.pages.components import testid
 from webgame.pages.news import day_result, news_lines
 from webgame.projection import Projection
@@ -201,6 +201,7 @@ class ScreenPage:
             testid(ui.label(_(MODERATOR_GONE)).classes("mafia-tv-alert"), "moderator-gone")
         if room.stage is Stage.FINISHED:
             tv_parts.ended(self.t, p, self.name_of)
+            standings.tv_part(self.t, room)  # the evening's standings, in big type (issue 30)
             return
         with ui.element("div").classes("mafia-tv-head"):
             testid(ui.label(wording.phase_title(_, p["phase"], int(p["day"]))).classes("mafia-big"), "phase")
@@ -278,6 +279,7 @@ class ScreenPage:
             with ui.element("div").classes("mafia-tv-lobby-side"):
                 self._notices()
                 tv_table.lobby_seats(_, room.players(), lambda seat: room.is_connected(seat.token_hash))
+                standings.tv_part(_, room)  # between games: the evening so far
 
 
 def register() -> None:

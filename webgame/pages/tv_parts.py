@@ -31,12 +31,22 @@ def progress(_: Translator, p: Mapping[str, Any], name_of: Callable[[int], str])
         if p.get("speaker"):
             ui.label(_("Now speaking: {name}").format(name=name_of(int(p["speaker"])))).classes(
                 "mafia-tv-progress")
+        best_moves(_, p, name_of)
         return
     with ui.element("div").classes("mafia-tv-meter"):
         testid(ui.label(text.format(done=_.number(done), living=_.number(living))).classes("mafia-tv-progress"),
                "progress")
         with ui.element("div").classes("mafia-bar-track"):
             ui.element("div").classes("mafia-bar-fill").style(f"width: {100 * done / max(1, living):.0f}%")
+
+def best_moves(_: Translator, p: Mapping[str, Any], name_of: Callable[[int], str]) -> None:
+    """uk, day 2's last words and speeches: the best moves of the first night's dead, once made (issue 30)."""
+    if p.get("rules") != "uk" or int(p.get("day") or 0) != 2 or p.get("phase") not in ("last_words", "speeches"):
+        return
+    for seat, targets in sorted((p.get("best_moves") or {}).items(), key=lambda item: int(item[0])):
+        text = _(wording.BEST_MOVE).format(name=name_of(int(seat)), named=_.join(name_of(int(t)) for t in targets))
+        testid(ui.label(text).classes("mafia-tv-progress font-bold"), "tv-best-move")
+
 
 def tally(_: Translator, p: Mapping[str, Any], name_of: Callable[[int], str]) -> None:
     """The vote as a bar per candidate, with its count (uk: every candidate; uz: whoever has a vote)."""

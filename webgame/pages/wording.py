@@ -129,6 +129,7 @@ NOTE_RESULTS: dict[str, str] = {
     "peaceful": N_("The commissar's note is read out: {target} is peaceful."),
     "mafia": N_("The commissar's note is read out: {target} is mafia."),
 }
+BEST_MOVE = N_("Best move of {name}: {named}.")  # issue 30: the phones, the TV, the narrator
 
 
 def role_name(_: Translator, rules: str, role: str) -> str:
@@ -181,7 +182,12 @@ def team_name(_: Translator, team: str) -> str:
 
 def choice_label(_: Translator, value: str) -> str:
     label = CHOICE_LABELS.get(value)
-    return _(label) if label else value
+    if label:
+        return _(label)
+    try:  # a points option's decimal (issue 30): as the phone's language writes it
+        return _.number(float(value))
+    except ValueError:
+        return value
 
 
 def phase_title(_: Translator, phase: str, day: int) -> str:
@@ -274,6 +280,12 @@ def event_text(_: Translator, rules: str, event: Mapping[str, Any], name_of: Nam
             yes=_.number(int(event["yes"])), living=_.number(int(event["living"])))
     if kind == "game_over":
         return _(WINNERS.get(str(event.get("winner")), WINNERS["draw"]))
+    if kind == "best_move":  # issue 30 (engine.best_move)
+        return _(BEST_MOVE).format(
+            name=name_of(int(event["seat"])), named=_.join(name_of(int(seat)) for seat in event.get("targets", [])))
+    if kind == "extra_points":
+        return _("The moderator's extra points for {name}: {amount}.").format(
+            name=name_of(int(event["seat"])), amount=_.number(float(event["amount"])))
     return None
 
 
