@@ -179,8 +179,12 @@ async def close_transport(sid: str) -> None:
     if core.sio is None:
         return
     eio_sid = core.sio.manager.eio_sid_from_sid(sid, "/")
-    if eio_sid is not None:
-        await core.sio.eio.disconnect(eio_sid)
+    socket = core.sio.eio.sockets.get(eio_sid) if eio_sid is not None else None
+    if socket is None:
+        return
+    await core.sio.eio.disconnect(eio_sid)  # engine.io's close packet (a polling browser closes on it) ...
+    await socket.queue.put(None)  # ... and the websocket itself: engine.io's writer stops and closes it (a
+    # browser's engine.io ignores that packet on a websocket and would wait for its ping timeout, ~45 s)
 
 
 class Routing:
