@@ -74,14 +74,6 @@ def _next_speaker(state: GameState) -> bool:
     return _phase_done(state)
 
 
-def speaks(state: GameState, seat: int) -> bool:
-    """Whether ``seat``, waiting in this phase's queue, will speak when his turn comes (the same test as
-    ``_next_speaker``)."""
-    if state.phase is Phase.LAST_WORDS:
-        return True
-    return state.is_alive(seat) and not (state.phase is Phase.SPEECHES and seat in state.loses_speech)
-
-
 def _phase_done(state: GameState) -> bool:
     if state.phase is Phase.LAST_WORDS:
         if state.after_last_words is Phase.SPEECHES:
