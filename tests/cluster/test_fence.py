@@ -127,6 +127,18 @@ async def test_a_process_whose_lease_was_taken_writes_nothing_in_the_game(pg: st
     assert await _database(room.id) == before and _memory(room) == memory, "the host role passed on"
 
 
+async def test_a_process_whose_lease_was_taken_hands_out_no_move_code_and_keeps_its_bots(pg: str) -> None:
+    """The writes that the other tests leave out: a seat's move code (kept in memory only, so asked of the
+    database: the code would be for a room this process no longer runs) and a bot taken off the table."""
+    room, hashes, _cluster = await _running_room(started=False)
+    await room.add_bot(hashes[0])
+    await _taken_over(room)
+    codes = dict(room.moves.codes)
+    await _refused(room, "a move code for one's own seat", lambda: room.offer_move(hashes[2]))
+    assert room.moves.codes == codes, "a code was handed out"
+    await _refused(room, "a bot removed", lambda: room.remove_bot(hashes[0]))
+
+
 async def test_a_paused_clock_resumed_by_a_process_whose_lease_was_taken_stays_paused(pg: str) -> None:
     room, hashes, _cluster = await _running_room(started=True)
     await room.pause(hashes[0])  # still its own: saved
