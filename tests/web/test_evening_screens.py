@@ -84,18 +84,18 @@ async def test_three_games_show_the_right_standings_on_the_phone_and_the_tv_afte
         await play_out(room, host, fake_time)
         played.append(this_game(room))
         want = by_hand(played)
-        await wait_for(lambda: len(evening.evening_of(room).games) == number, timeout=10)
+        await wait_for(lambda n=number: len(evening.evening_of(room).games) == n, timeout=10)
         names = [f"{name} (bot)" if name in bots else name for name, *_rest in want]
         points = [en.number(p) for *_rest, p in want]
         lines = [f"Games: {games}, wins: {wins}" for _name, games, wins, _p in want]
-        await wait_for(lambda: screen_texts(phone, "standing-name") == names, timeout=5)
+        await wait_for(lambda want=names: screen_texts(phone, "standing-name") == want, timeout=5)
         assert screen_texts(phone, "standing-points") == points
         assert [line.split(" (")[0] for line in screen_texts(phone, "standing-line")] == lines
         assert all(screen_with(phone, f"protocol-{game}", enabled_only=False) for game in range(1, number + 1))
         await settle(tv)
-        await wait_for(lambda: element_texts(tv, "tv-standing-name") == names, timeout=5)  # the end screen's
+        await wait_for(lambda want=names: element_texts(tv, "tv-standing-name") == want, timeout=5)  # the end screen's
         assert element_texts(tv, "tv-standing-points") == points
         await click_when_enabled(phone, "play-again")
         await wait_for(lambda: room.stage is Stage.LOBBY)
         await settle(tv)
-        await wait_for(lambda: element_texts(tv, "tv-standing-name") == names, timeout=5)  # and between games
+        await wait_for(lambda want=names: element_texts(tv, "tv-standing-name") == want, timeout=5)  # and between games
