@@ -179,6 +179,7 @@ def test_a_uk_game_shows_each_seats_fouls_on_both_tvs(server: Server, phones: Ca
         moderator.field(f"option-{name}").press("Tab")
     moderator.page.wait_for_timeout(1500)  # the fields send their value after a pause (debounce)
     moderator.tap("start", moderator.tid("phase"))
+    moderator.tap("pause", moderator.tid("resume"))  # the bots wait while the moderator gives his fouls
     totals: dict[int, float] = {}
     for seat, amount in ((2, 1.0), (4, 0.5), (4, 1.0), (7, 1.0)):  # tapped as the moderator does: seat, amount
         totals[seat] = totals.get(seat, 0.0) + amount
