@@ -87,8 +87,8 @@ class Bots:
             self.plan(now, now + remaining)
         acted = 0
         for token_hash, (step, when) in sorted(self.due.items(), key=lambda item: item[1][1]):
-            if when > now:
-                continue
+            if when > now or self.due.get(token_hash) != (step, when):
+                continue  # (not yet; or a bot's act just before re-planned this one: its new plan counts)
             del self.due[token_hash]
             if await self._act(token_hash, step):
                 acted += 1
