@@ -13,12 +13,27 @@ again by itself) while the claim goes on, so that no page build ends in the fram
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import Protocol, TypeVar
 
 from webgame import leases, room_codes, store
 
-if TYPE_CHECKING:
-    from webgame.rooms import Registry, Room
+RoomT = TypeVar("RoomT")
+RoomT_co = TypeVar("RoomT_co", covariant=True)
+
+
+class Rooms(Protocol[RoomT_co]):
+    """What a lookup needs of a process's rooms (``webgame.rooms.Registry``; named here by its shape, so that
+    the registry's module, which looks its rooms up through this one, is not imported back)."""
+
+    @property
+    def rooms(self) -> Mapping[str, RoomT_co]: ...
+
+    @property
+    def claims(self) -> leases.Claims | None: ...
+
+    async def load(self, code: str) -> RoomT_co | None: ...
+
 
 LOOKUP_SECONDS = 4.0
 """How long a page waits for its room in a cluster (a claim waits up to a lease's life for a dead owner's lease
@@ -26,7 +41,7 @@ to lapse); then the page is the light "moving" page, which comes back 2 s later.
 ``response_timeout`` and nginx's page timeout (12 s)."""
 
 
-async def find(registry: Registry, code: str) -> Room | None:
+async def find(registry: Rooms[RoomT], code: str) -> RoomT | None:
     """The room of this typed code (its exact spelling, else its one look-alike reading), claimed first in a
     cluster; ``RoomMoving`` while another process holds it, ``RoomElsewhere`` for a look-alike in a cluster."""
     if registry.claims is None:
@@ -46,7 +61,7 @@ async def find(registry: Registry, code: str) -> Room | None:
     return await registry.load(exact)
 
 
-async def find_within(registry: Registry, code: str, seconds: float = LOOKUP_SECONDS) -> Room | None:
+async def find_within(registry: Rooms[RoomT], code: str, seconds: float = LOOKUP_SECONDS) -> RoomT | None:
     """``find``, but in a cluster at most ``seconds``: then ``RoomMoving``. The claim goes on without the page
     (``Cluster.claim`` is shielded): the page's next try finds the room held, and rebuilds it at once."""
     if registry.claims is None:

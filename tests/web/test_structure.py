@@ -93,12 +93,13 @@ def test_the_product_never_imports_the_bench_hook() -> None:
 # The layers of the pages, from the top: a module imports only modules of its own layer or below (and never one
 # that imports it back, above). Below the parts: the room's public interface and the rest of ``webgame``.
 LAYERS: list[set[str]] = [
-    {"webgame.pages.room", "webgame.pages.home", "webgame.pages.results_screen", "webgame.pages.protocol"},  # pages
+    {"webgame.pages.room", "webgame.pages.home", "webgame.pages.results_screen", "webgame.pages.protocol",
+     "webgame.pages.tv_route"},  # pages (and the TV page's route)
     {"webgame.pages.tv_parts", "webgame.pages.tv_table"},  # the TV's screens
     {"webgame.pages.lobby", "webgame.pages.game_view", "webgame.pages.night", "webgame.pages.day",
      "webgame.pages.outcome", "webgame.pages.record_part", "webgame.pages.chat_part",
-     "webgame.pages.lobby_summary", "webgame.pages.moderator", "webgame.pages.standings",
-     "webgame.pages.best_move_part"},  # the screens
+     "webgame.pages.lobby_summary", "webgame.pages.lobby_settings", "webgame.pages.moderator",
+     "webgame.pages.standings", "webgame.pages.best_move_part"},  # the screens
     {"webgame.pages.screen", "webgame.pages.wording", "webgame.pages.components", "webgame.pages.evenness",
      "webgame.pages.news", "webgame.pages.page_protocols", "webgame.pages.screen_model",
      "webgame.pages.narrator_controls", "webgame.pages.narration", "webgame.pages.moving",

@@ -10,14 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 from nicegui import ui
 
-from engine.dealing import PLAYER_RANGE
-from engine.options import OPTION_TABLES, OptionSpec
 from webgame import page_limits, ratelimit, store
-from webgame.pages import components, lobby_summary, moving, narration, narrator_controls, reach_note, wording
-from webgame.pages.components import testid
+from webgame.pages import components, lobby_settings, lobby_summary, moving, reach_note, wording
 from webgame.pages.screen import Draft
-from webgame.rooms import RULE_SETS
-from webgame.seating import HANDOVER_RANGE
 
 if TYPE_CHECKING:
     from webgame.pages.page_protocols import PhonePage as RoomPage
@@ -199,85 +194,8 @@ class LobbyView:
     # ------------------------------------------------------------ settings
 
     def host_settings(self) -> None:
-        _, room, token_hash = self.page.t, self.page.room, self.page.token_hash
-        with ui.card().classes("mafia-card"):
-            ui.label(_("Settings")).classes("text-lg font-bold")
-
-            async def set_rules(event: Any) -> None:
-                await components.guarded(_, lambda: room.set_rules(token_hash, str(event.value)))
-
-            testid(ui.select({name: _(wording.RULE_SET_NAMES[name]) for name in RULE_SETS}, value=room.rules,
-                             label=_("Rule set"), on_change=set_rules).classes("w-full"), "rules")
-            if room.rules == "uk":
-                async def set_moderated(event: Any) -> None:
-                    await components.guarded(_, lambda: room.set_moderated(token_hash, bool(event.value)))
-
-                testid(ui.switch(_("I moderate: I run the game and give fouls instead of playing"),
-                                 value=room.moderated, on_change=set_moderated), "moderated")
-            self._player_limits()
-            handover_inputs(self.page)
-            narrator_inputs(self.page)
-            ui.label(_("Timers")).classes("font-bold mt-2")
-            for spec in OPTION_TABLES[room.rules]:
-                if spec.timer:
-                    self._option_input(spec)
-            with ui.expansion(_("Rules options")).classes("w-full"):
-                for spec in OPTION_TABLES[room.rules]:
-                    if not spec.timer:
-                        self._option_input(spec)
-
-    def _player_limits(self) -> None:
-        _, room, token_hash = self.page.t, self.page.room, self.page.token_hash
-        floor, ceiling = PLAYER_RANGE[room.rules]
-        low, high = room.player_limits()
-        ui.label(_("Allowed player counts ({low}-{high})").format(low=floor, high=ceiling)).classes("font-bold mt-2")
-        with ui.row().classes("w-full no-wrap"):
-            smallest = testid(ui.number(_("At least"), value=low, min=floor, max=ceiling, precision=0).props(
-                "debounce=600").classes("grow"), "min-players")
-            largest = testid(ui.number(_("At most"), value=high, min=floor, max=ceiling, precision=0).props(
-                "debounce=600").classes("grow"), "max-players")
-
-        async def apply() -> None:
-            if smallest.value is None or largest.value is None:
-                return
-            await components.guarded(_, lambda: room.set_player_limits(
-                token_hash, int(smallest.value), int(largest.value)))
-
-        smallest.on_value_change(apply)
-        largest.on_value_change(apply)
-
-    def _option_input(self, spec: OptionSpec) -> None:
-        _, room, token_hash = self.page.t, self.page.room, self.page.token_hash
-        value = room.engine_options()[spec.name]
-        label = _(spec.label)
-
-        async def save(new: object) -> None:
-            await components.guarded(_, lambda: room.set_option(token_hash, spec.name, new))
-
-        if isinstance(spec.default, bool):
-            testid(ui.switch(label, value=bool(value), on_change=lambda e: save(bool(e.value))),
-                   f"option-{spec.name}")
-        elif isinstance(spec.default, int):
-            def in_range(v: float | None) -> bool:
-                return v is not None and spec.minimum <= v <= spec.maximum
-
-            async def save_number(event: Any) -> None:
-                if in_range(event.value):
-                    await save(int(event.value))
-
-            message = _("From {low} to {high}").format(low=_.number(spec.minimum), high=_.number(spec.maximum))
-            field = ui.number(label, value=int(value), min=spec.minimum, max=spec.maximum, precision=0,
-                              validation={message: in_range}, on_change=save_number)
-            testid(field.props("debounce=600").classes("w-full"), f"option-{spec.name}")
-            if spec.timer:  # its meaning and default under the field, in the field's own small print
-                field.props["suffix"] = _("s")
-                field.props["hint"] = wording.option_hint(_, spec)
-        else:
-            choices = {choice: wording.choice_label(_, choice) for choice in spec.choices}
-            testid(ui.select(choices, value=value, label=label, on_change=lambda e: save(str(e.value))).classes(
-                "w-full"), f"option-{spec.name}")
-        if not spec.timer:
-            testid(ui.label(wording.option_hint(_, spec)).classes("text-sm mafia-muted"), "option-hint")
+        """The host's inputs, in the third part's slot (``webgame.pages.lobby_settings``)."""
+        lobby_settings.host_settings(self.page)
 
     def _start_bar(self, d: Draft) -> None:
         _, room, token_hash = self.page.t, self.page.room, self.page.token_hash
@@ -317,13 +235,6 @@ def bot_controls(page: RoomPage, d: Draft, has_bots: bool) -> None:
             d.button(_("Remove a bot"), remove, "remove-bot", icon="person_remove", flat=True, no_caps=True)
 
 
-def narrator_inputs(page: RoomPage) -> None:
-    """The TV narrator's language and voice (webgame.pages.narrator_controls: nothing plays on this phone)."""
-    _, room = page.t, page.room
-    ui.label(_("The TV's narrator")).classes("font-bold mt-2")
-    narrator_controls.controls(_, narration.settings(room.code, room.language))
-
-
 def tv_card(page: RoomPage, d: Draft) -> None:
     """The host's way to the room's TV screen: its link as text and as a QR code (a TV's browser, or a phone
     cast to it); the TV then shows the phones' QR code and the room's code all game long."""
@@ -334,32 +245,3 @@ def tv_card(page: RoomPage, d: Draft) -> None:
                 "text-sm mafia-muted")
         d.image(components.TV_QR_PATH.format(code=room.code), "mafia-qr", _("QR code"))
         d.label(f"{page.url}/screen", "text-sm break-all", "tv-link")
-
-
-def handover_inputs(page: RoomPage) -> None:
-    """When the host's phone is gone: after how long his role passes on (webgame.host_watch), and, uk, whether
-    a player may take a gone moderator's controls mid-game."""
-    _, room, token_hash = page.t, page.room, page.token_hash
-    low, high = HANDOVER_RANGE
-
-    async def save_seconds(event: Any) -> None:
-        if event.value is not None and low <= event.value <= high:
-            await components.guarded(_, lambda: room.set_handover(token_hash, int(event.value)))
-
-    message = _("From {low} to {high}").format(low=_.number(low), high=_.number(high))
-    ui.label(_("When the host's phone is gone")).classes("font-bold mt-2")
-    field = ui.number(_("Hand the host role on after"), value=room.handover_seconds, min=low, max=high,
-                      precision=0,
-                      validation={message: lambda v: v is not None and low <= v <= high}, on_change=save_seconds)
-    testid(field.props("debounce=600").classes("w-full"), "handover-seconds")
-    field.props["suffix"] = _("s")
-    ui.label(_("To the next connected player in seat order; everyone is told.")).classes("text-sm mafia-muted")
-    if room.rules == "uk":
-        async def save_takeover(event: Any) -> None:
-            await components.guarded(_, lambda: room.set_handover(token_hash, takeover=bool(event.value)))
-
-        testid(ui.switch(_("A player may take a gone moderator's controls"), value=room.moderator_takeover,
-                         on_change=save_takeover), "moderator-takeover")
-        ui.label(_("Off: without the moderator the game goes on with the clock alone. On: the next connected "
-                   "player gets the clock and the fouls, and still sees only his own role.")).classes(
-            "text-sm mafia-muted")
