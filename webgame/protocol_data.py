@@ -18,7 +18,9 @@ from webgame import evening_store
 from webgame.evening import bot_seats, replayed
 from webgame.records import GameRecord
 
-SKIPPED = frozenset({"game_over", "quiet_visit"})  # said elsewhere (the winner) or nothing for a protocol
+SKIPPED = frozenset({"game_over", "quiet_visit", "frozen"})  # said elsewhere (the winner; a freeze: by its
+# night choice, "frozen by the courtesan: it did not happen"), or nothing for a protocol; "frozen" is worded for
+# the frozen player himself ("you were frozen"), never a line of a protocol
 
 
 @dataclass(frozen=True, slots=True)

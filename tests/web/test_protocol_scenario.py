@@ -17,7 +17,8 @@ from engine.scenario import run
 from webgame import rooms, store
 from webgame.i18n import translator
 from webgame.pages import protocol as protocol_page
-from webgame.protocol_data import Protocol, load_protocol
+from webgame.pages import wording
+from webgame.protocol_data import Protocol, lines, load_protocol
 from webgame.rooms import Stage
 
 from .conftest import FakeTime
@@ -137,4 +138,27 @@ async def test_the_protocol_of_a_scripted_uk_game_matches_its_scenario_line_by_l
         for seat, role in enumerate(data["roles"], 1)}
 
     _ = translator("uk")  # every line is worded for the reader, none left out
-    assert len(protocol_page.line_rows(_, protocol)) == len(protocol.lines)
+    rows = protocol_page.line_rows(_, protocol)
+    assert len(rows) == len(protocol.lines)
+    assert not any("вас" in text.split() for _when, text in rows)  # no line worded for one player ("you were ...")
+    votes = [text for _when, text in rows if "голосування" in text and "За " in text]
+    for text, day in zip(votes, (data["steps"][0]["day"], data["steps"][3]["day"]), strict=True):
+        by_target: dict[int, list[int]] = {}
+        for voter, target in day["votes"][0].items():
+            by_target.setdefault(target, []).append(int(voter))
+        for target, voters in by_target.items():  # every vote of the round, by the voters' numbers
+            assert f"За {target}. {names[target - 1]}: {', '.join(map(str, sorted(voters)))}." in text
+
+
+def test_a_freeze_is_told_once_by_its_night_choice_never_as_the_frozen_players_own_line() -> None:
+    """The engine tells a frozen player "you were frozen" (his own news); a protocol says it in the frozen act's
+    line ("frozen by the courtesan: it did not happen"), in the third person."""
+    data = json.loads((SCENARIO.parent / "uk-courtesan-freezes-commissar-note-kept.json").read_text("utf-8"))
+    state = run(data).state
+    assert state is not None and any(event.type == "frozen" for event in state.events)
+    found = lines(state)
+    assert not any(line.kind == "frozen" for line in found)
+    assert any(line.kind == "act" and line.params.get("blocked") for line in found)
+    _ = translator("en")
+    texts = [wording.timeline_text(_, "uk", line.params, lambda seat: f"P{seat}") or "" for line in found]
+    assert not any("You" in text or "your" in text for text in texts)

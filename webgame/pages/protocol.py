@@ -37,9 +37,17 @@ PRINT_CSS = (  # static: no player text
     "table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{border:1px solid #999;padding:2px 4px;"
     "text-align:left;vertical-align:top}td.n{text-align:right}h1{font-size:1.3rem;margin:.2rem 0}"
     "h2{font-size:1.05rem;margin:.6rem 0 .2rem}ol{padding-left:1.4rem;margin:0;font-size:.9rem}"
-    ".links a{margin-right:1rem}.scroll{overflow-x:auto}"
-    "@media print{@page{size:A4;margin:10mm}body{padding:0;font-size:8pt}.links{display:none}"
-    "table{font-size:7.5pt}ol{font-size:7.5pt;columns:2;column-gap:6mm}h1{font-size:11pt}h2{font-size:9pt}}")
+    ".links a{margin-right:1rem;display:inline-block}.scroll{overflow-x:auto}th{hyphens:auto;font-weight:600}"
+    ".m{display:none}@media screen and (max-width:40rem){.x{display:none}.m{display:block;font-size:.8em;"
+    "color:#555}body{padding:8px}table{font-size:.8rem}th,td{padding:2px 3px}}"  # a phone: who, role (how he left
+    # under it), fouls, points
+    "@media print{@page{size:A4;margin:10mm}body{padding:0;font-size:8pt;max-width:none}.links{display:none}"
+    "table{font-size:7.5pt}ol{font-size:7.5pt;columns:2;column-gap:6mm}h1{font-size:11pt}h2{font-size:9pt}"
+    "li{break-inside:avoid}}")
+NUMBERS = (0, 4, 6, 7, 8, 9, 10)  # the seat table's columns of numbers (right-aligned)
+BREAKDOWN = (3, 5, 6, 7, 8, 9)  # the team, how he left, where the points come from: the print's (a phone: under the
+ROLE_COLUMN, LEFT_COLUMN = 2, 5  # role, how he left; the breakdown in the lines)
+BLANK_ZERO = (4, 6, 7, 8, 9)  # a 0 there is left blank on the page (the CSV keeps it): the points read at a glance
 
 
 async def _room_for(request: Request, code: str) -> tuple[RoomRecord, Translator] | Translator:
@@ -98,9 +106,24 @@ def line_rows(_: Translator, protocol: Protocol) -> list[tuple[str, str]]:
         text = wording.timeline_text(_, protocol.rules, line.params, name_of)
         if not text:
             continue
+        if line.kind == "vote_result":  # the club's protocol: every vote of every round, by the voters' numbers
+            text += " " + votes_text(_, line.params.get("votes") or {}, name_of)
         when = (_("Night {day}") if line.night else _("Day {day}")).format(day=_.number(line.day))
         out.append((when, text))
     return out
+
+
+def votes_text(_: Translator, votes: dict[str, int | None], name_of: wording.NameOf) -> str:
+    """Who voted for whom in a round: for each player voted for (most votes first), the voters' seat numbers."""
+    by_target: dict[int | None, list[int]] = {}
+    for voter, target in votes.items():
+        by_target.setdefault(int(target) if target is not None else None, []).append(int(voter))
+    parts = []
+    for target, voters in sorted(by_target.items(), key=lambda item: (-len(item[1]), item[0] or 99)):
+        seats = ", ".join(_.number(v) for v in sorted(voters))
+        parts.append(_("Abstained: {names}").format(names=seats) + "." if target is None
+                     else _("For {name}: {seats}.").format(name=name_of(target), seats=seats))
+    return " ".join(parts)
 
 
 def protocol_html(_: Translator, code: str, protocol: Protocol) -> str:
@@ -120,14 +143,22 @@ def protocol_html(_: Translator, code: str, protocol: Protocol) -> str:
              f'<a href="{base}.json" data-testid="protocol-scenario">{e(as_file)}</a></p>'
              f'<p data-testid="protocol-winner"><b>{e(winner)}</b></p>',
              '<div class="scroll"><table data-testid="protocol-seats"><tr>'
-             + "".join(f"<th>{e(h)}</th>" for h in headers) + "</tr>"]
+             + "".join(f"<th{_cls(i)}>{e(h)}</th>" for i, h in enumerate(headers)) + "</tr>"]
+    zero = _.number(0)
     for row in rows:
-        parts.append("<tr>" + "".join(f'<td{" class=n" if i in (0, 4, 6, 7, 8, 9, 10) else ""}>{e(cell)}</td>'
-                                      for i, cell in enumerate(row)) + "</tr>")
+        cells = [e("" if i in BLANK_ZERO and cell == zero else cell) for i, cell in enumerate(row)]
+        if row[LEFT_COLUMN]:
+            cells[ROLE_COLUMN] += f'<span class="m">{cells[LEFT_COLUMN]}</span>'
+        parts.append("<tr>" + "".join(f"<td{_cls(i)}>{cell}</td>" for i, cell in enumerate(cells)) + "</tr>")
     parts.append(f'</table></div><h2>{e(happened)}</h2><ol data-testid="protocol-lines">')
     parts += [f"<li>{e(when)}: {e(text)}</li>" for when, text in line_rows(_, protocol)]
     parts.append("</ol></body></html>")
     return "".join(parts)
+
+
+def _cls(column: int) -> str:
+    names = [name for name, columns in (("n", NUMBERS), ("x", BREAKDOWN)) if column in columns]
+    return f' class="{" ".join(names)}"' if names else ""
 
 
 def protocol_csv(_: Translator, protocol: Protocol) -> str:
