@@ -4,16 +4,21 @@ once; nobody else gets the grid, and it is made once."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
+from pathlib import Path
 
 from nicegui.testing import User
 
+from engine import best_move
 from engine.actions import NightAct
 from engine.options import UK_OPTIONS
 from webgame.i18n import translator
-from webgame.rooms import Room
+from webgame.rooms import Room, Stage
 
+from .conftest import FakeTime
 from .helpers import click_when_enabled, create_room, has, join, screen_with, settle, tap, wait_for
+from .test_room_bots import play_out, room_with_bots
 
 MAFIA_TEAM = ("don", "mafia")
 
@@ -96,3 +101,24 @@ async def test_the_first_nights_dead_makes_his_best_move_on_his_phone_and_everyo
     await tv.should_see(marker="tv-best-move", content=line)
     await settle(phone)
     assert not has(phone, "best-move-ask")  # once
+
+
+async def test_bots_killed_on_the_first_night_make_their_best_move_through_the_room(
+        db: Path, fake_time: FakeTime) -> None:
+    """One person and eleven bots (uk, best move on): each bot killed on the first night makes its best move on the
+    game clock, through the room's door, before day 2's speeches; the game goes on to its end."""
+    made = 0
+    for attempt in range(3):
+        room, human = await room_with_bots("uk", 11)
+        room.bots.rng = random.Random(attempt)
+        await room.set_option(human, "best_move", True)
+        await room.start(human)
+        await play_out(room, human, fake_time)
+        state = room.state
+        assert state is not None and room.stage is Stage.FINISHED
+        human_seat = next(seat for seat, info in enumerate(room.seating, 1) if info.token_hash == human)
+        dead = [seat for seat in best_move.first_night_dead(state) if seat != human_seat]
+        moves = best_move.named(state)
+        assert all(seat in moves for seat in dead)  # every bot among them made it
+        made += len(dead)
+    assert made >= 1
