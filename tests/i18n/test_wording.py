@@ -134,3 +134,16 @@ def test_one_word_per_game_term(language: str) -> None:
                 problems += [f"{source!r} -> {form!r} lacks {word!r}" for form in strings(message)
                              if not re.search(word, form, re.IGNORECASE)]
     assert not problems, "\n".join(problems)
+
+
+def test_a_points_option_reads_as_the_phones_language_writes_numbers() -> None:
+    """Issue 30: the points options are decimal strings ("0.5", "-0.25"); the lobby shows them as Babel writes that
+    number in the phone's language, and every choice of them is the option's value."""
+    from engine.options import UK_OPTIONS
+    from webgame.pages.wording import choice_label
+
+    assert choice_label(translator("ru"), "0.5") == "0,5"
+    assert choice_label(translator("uk"), "-0.25") in ("-0,25", "\u22120,25")
+    assert choice_label(translator("en"), "1.5") == "1.5"
+    points = [spec for spec in UK_OPTIONS if spec.name.startswith("points_")]
+    assert len(points) == 5 and all(spec.default in spec.choices for spec in points)
