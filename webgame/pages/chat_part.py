@@ -138,6 +138,13 @@ class ChatPart:
                     self.shown[id(line)] = (line, LineElement(functools.partial(self._line, line=line,
                                                                                 hidden=hidden)))
 
+    def drop(self) -> None:
+        """The page is back in the lobby: the last game's line elements and their column go (the lobby's fourth
+        part has no slot to show them in; kept, every phone would hold them, unseen, until the next game)."""
+        if self.column is not None and not self.column.is_deleted:
+            self.column.delete()
+        self.column, self.shown, self.wanted, self.carded, self.chat_last = None, {}, [], False, None
+
     def _line(self, d: Draft, line: ChatLine, hidden: bool) -> None:
         _ = self.view.page.t
         with d.revealed() if hidden else contextlib.nullcontext(), d.row("gap-1 no-wrap items-baseline"):

@@ -127,6 +127,8 @@ class RoomPage:
         self._host_inputs()
         if self.showing_game:
             self.game.buzz()
+        else:
+            self.game.chat_part.drop()  # the last game's chat lines, elements in the fourth part's slot
 
     def _host_inputs(self) -> None:
         """The host's settings in the lobby: NiceGUI inputs (typing is never interrupted by a redraw of the
