@@ -162,6 +162,11 @@ class Table:
             if state.phase is Phase.NIGHT and night_chat != state.day:
                 night_chat = state.day
                 await self._chat(oracle)
+            if self.room.holding():  # the day's result on the screens: the night's actions wait for its end
+                await self._end_hold()
+                oracle.update(self.state)
+                await _call(after_each)
+                continue
             if fouls and state.phase is not Phase.NIGHT and self.rng.random() < 0.08:
                 moderator = next((w for w in self.watchers if w.viewer == -1), None)
                 if moderator is not None:
@@ -191,6 +196,17 @@ class Table:
         assert self.state.phase is Phase.ENDED, "the game did not end"
         oracle.update(self.state)
         return oracle
+
+    async def _end_hold(self) -> None:
+        """The day's result's hold ends as the room's clock ends it when its seconds are up (``Clock.end_hold``),
+        the table's clock standing still: the night then runs its full seconds and the seats act in it. (Expiring
+        the step instead would end the whole night with nobody acting: the bots' night moves refused during the
+        hold, every night after a day passed without a kill or a check.)"""
+        async with self.room.lock:
+            released = await self.room.game.release(early=True)
+        assert released, "the day's result's hold did not end"
+        self.room.notify("state")
+        await drain()
 
     async def _apply(self, phone: Phone, action: Action) -> bool:
         """Tap it on the phone (sometimes) or send it through the room with the phone's token."""
