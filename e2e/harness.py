@@ -561,6 +561,7 @@ class Table:
 
     def night_acts(self, phone: Phone) -> list[str]:
         """The acts this phone's night screen offers (from its prompt and its act toggle)."""
+        shows(phone.tid("reveal"))  # after a day, once its result has been held on the screens (webgame.result_hold)
         phone.reveal()
         shows(phone.tid("night-prompt").or_(phone.tid("night-done")))
         prompts = {phone.t(text): act for act, text in wording.ACT_PROMPTS.items()}
