@@ -37,14 +37,15 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 REPLAYS_KEPT = 256  # finished games' replays kept by the process (a protocol page, the standings)
-_replays: OrderedDict[tuple[int, int], GameState] = OrderedDict()
+_replays: OrderedDict[tuple[int, int, int], GameState] = OrderedDict()
 _tasks: set[asyncio.Task[None]] = set()
 
 
 async def replayed(game: GameRecord) -> GameState:
-    """A stored game replayed from its log (cached while its log has this length)."""
+    """A stored game replayed from its log (cached while its log has this length). The key holds the game's seed
+    too: an id alone is another game in another database (tests; a process that opened a fresh one)."""
     payloads = await store.load_actions(game.id)
-    key = (game.id, len(payloads))
+    key = (game.id, game.seed, len(payloads))
     state = _replays.get(key)
     if state is None:
         state = replay(game.rules, len(game.seating), game.seed, game.options,
