@@ -52,6 +52,8 @@ SLOW_MS = 500.0
 SETUP_TIMEOUT = 120.0  # many rooms join at once: a lobby step may wait behind the others
 TIMERS = ("Night", "Discussion", "Vote", "Kamikaze's pick")  # uz, as the host's lobby labels them
 ROLE_BUTTON = "reveal"  # the node id of the game screen's reveal toggle (every seat's phone has it in a game)
+HELD_RESULT = "night-soon"  # the day's result held on every screen before the night (webgame.result_hold)
+HOLD_TIMEOUT = 45.0  # the longest hold (30 s, the lobby's maximum) and a busy machine's delays
 
 
 def in_game(phone: Phone) -> bool:
@@ -333,6 +335,7 @@ class GameRoom(Room):
             return False
         affected = [phone for phone, viewer in self.viewers()
                     if phone is not actor and view(state, viewer) != before[id(phone)]]
+        await self.after_hold(actor)
         try:
             tap = await self.prepare(actor, action)
         except LookupError as missing:
@@ -349,6 +352,14 @@ class GameRoom(Room):
         if not await self.measure(actor, affected, tap, what):
             await self.sync()
         return True
+
+    async def after_hold(self, phone: Phone) -> None:
+        """After a day its result is held on every screen before the night (``webgame.result_hold``: no button
+        but the reveal, and the host's *End now* would end the hold, not the night): like a person, the phone
+        waits for the night's screen before it taps."""
+        if phone.node_key(HELD_RESULT) is not None:
+            await self._until(phone, lambda p: p.node_key(HELD_RESULT) is None, "the night after the day's result",
+                              timeout=HOLD_TIMEOUT)
 
     async def pick(self, phone: Phone, key: str, then: Callable[[], str | None]) -> None:
         """A selection tap that only re-renders the tapper's own panel; done when ``then`` (the next button)
