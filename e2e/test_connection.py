@@ -7,10 +7,14 @@
   once) and a phone whose Wi-Fi goes silent (a TCP relay that stops moving bytes, the socket stays open: the case
   socket.io notices only after ~36 s) both show it in under 3 s, away from the bottom bar; a tap made meanwhile
   is marked as waiting, the countdown too, and the tap is sent once the phone is back.
+- A chat line empties its box as it goes (issue 26.5: the server sends the writer nothing more than every phone
+  gets for a line); a line refused by flood control comes back to the box and is sent again; a line sent offline
+  empties the box, waits (its send button marked), and reaches the chat once when the phone is back.
 """
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 import time
@@ -68,10 +72,8 @@ class Relay:
             pass
         finally:
             for end in (source, sink):
-                try:
+                with contextlib.suppress(OSError):
                     end.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
 
 
 @pytest.fixture
@@ -194,3 +196,46 @@ def test_typing_keeps_the_reveal_open_and_a_forced_cover_keeps_the_draft(server:
     # Out of the field: the reveal's time runs again and the screen covers itself.
     mafia.page.evaluate("() => document.activeElement && document.activeElement.blur()")
     expect(mafia.tid("reveal")).to_be_visible(timeout=5000)
+
+
+def test_a_chat_line_empties_its_box_comes_back_when_refused_and_waits_offline(server: Server,
+                                                                             phones: Callable[..., Phone]) -> None:
+    table = night_table(server.base, phones)
+    for phone in table.players:
+        phone.reveal()
+    mafia = next(phone for phone in table.players if phone.tid("chat-input").count())
+    field, chat = mafia.field("chat-input"), mafia.tid("chat")
+
+    # Six lines as fast as a thumb: five are taken, the sixth is refused and is back in the box.
+    for number in range(1, 7):
+        field.fill(f"line {number}")
+        field.press("Enter")
+        if number < 6:  # (the sixth is back before a look could catch its box empty: the server is near)
+            expect(field).to_have_value("")  # the box empties as the line goes
+    for number in range(1, 6):
+        expect(chat.get_by_text(f"line {number}", exact=True)).to_have_count(1)
+    expect(mafia.page.get_by_text(mafia.t("You are writing too fast. Wait a few seconds."))).to_be_visible()
+    expect(field).to_have_value("line 6")
+    expect(chat.get_by_text("line 6", exact=True)).to_have_count(0)
+    mafia.page.wait_for_timeout(10_500)  # flood control's window
+    field.press("Enter")
+    expect(chat.get_by_text("line 6", exact=True)).to_have_count(1)
+    expect(field).to_have_value("")
+
+    # Offline: the line leaves the box, waits with its button marked, and reaches the chat once when back.
+    mafia.offline(True)
+    expect(mafia.tid("offline")).to_be_visible()
+    field.fill("written in the lift")
+    field.press("Enter")
+    expect(field).to_have_value("")
+    expect(mafia.tid("chat-send")).to_have_class(has_class("mafia-waiting"))
+    expect(mafia.tid("offline")).to_contain_text(mafia.t("Waiting to send"))
+    mafia.page.wait_for_timeout(2000)
+    expect(chat.get_by_text("written in the lift", exact=True)).to_have_count(0)
+    mafia.offline(False)
+    expect(mafia.tid("offline")).to_be_hidden(timeout=30_000)
+    expect(chat.get_by_text("written in the lift", exact=True)).to_have_count(1)
+    expect(mafia.tid("chat-send")).not_to_have_class(has_class("mafia-waiting"))
+    mafia.page.wait_for_timeout(2000)  # and only once
+    expect(chat.get_by_text("written in the lift", exact=True)).to_have_count(1)
+    expect(field).to_have_value("")

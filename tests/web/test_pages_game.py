@@ -22,6 +22,7 @@ from .helpers import (
     join,
     node,
     page_dump,
+    screen_with,
     settle,
     start_game,
     tap,
@@ -280,13 +281,19 @@ async def test_chats_reach_only_their_readers(create_user: Callable[[], User]) -
     mafia = seats_with(room, "mafia")
     civilian = seats_with(room, "civilian")[0]
     writer, partner = users[mafia[0] - 1], users[mafia[1] - 1]
-    tap(writer, "chat-send", {"text": "   "})  # refused: the box keeps what was typed
+    assert (node(writer, "chat-input") or {}).get("rf") == 0
+    tap(writer, "chat-send", {"text": "   "})  # refused: said, and the browser puts the text back in the box
     await writer.should_see("Write something first.")
-    assert (node(writer, "chat-input") or {}).get("cl") == 0
+    await wait_for(lambda: (node(writer, "chat-input") or {}).get("rf") == 1)
+    box = screen_with(writer, "chat-input")
+    assert box is not None
+    model = box.props["model"]
     tap(writer, "chat-send", {"channel": "mafia", "text": "kill the doctor"})
     await partner.should_see(content="kill the doctor")
-    await wait_for(lambda: (node(writer, "chat-input") or {}).get("cl") == 1)  # taken: the box empties
-    assert (node(partner, "chat-input") or {}).get("cl") == 0
+    await writer.should_see(content="kill the doctor")
+    # Taken: the browser emptied its box itself; the writer's part is not sent again (every phone gets the line).
+    assert box.props["model"] == model
+    assert (node(partner, "chat-input") or {}).get("rf") == 0
     assert "kill the doctor" not in page_dump(users[civilian - 1])
     await users[civilian - 1].should_not_see(marker="chat-input")  # the town does not talk at night
 

@@ -11,6 +11,11 @@ Cyrillic letters, padding included (the padding evens every living phone out to 
 under 2 KB (tests/security/test_chat_traffic.py). The padding is unchanged: every living phone still receives
 the same number of messages of the same size at the same moments, now the size of one line.
 
+**The box empties itself.** The browser empties the writer's box when he sends (``screen.js``), so a line that is
+taken sends his phone the same as every other phone (his whole part again, to empty the box, made every phone's
+padded line 560 bytes bigger). A refused line comes back: the part's ``refused`` counter grows and the browser
+puts the text back in the box, if the box is still empty and still writes to that line's channel.
+
 A mafia member's phone shows, covered, the room's last ``chat_limits.SHOWN`` lines like every other phone,
 and revealed those and his channel's last ``SHOWN`` lines between them: one set of line elements, those of
 the hidden channel drawn only while revealed (so a room line reaches his phone once, as it reaches the town).
@@ -38,12 +43,11 @@ CHAT_PAGE_BYTES = 16384  # a tap for older (or the latest) chat lines is answere
 
 
 class ChatPart:
-    """One page's chat: drawn from its projection; what it sent and is sending (to empty its box)."""
+    """One page's chat: drawn from its projection; how many of its lines were refused (to fill its box again)."""
 
     def __init__(self, view: GameScreen) -> None:
         self.view = view
-        self.chat_sent = 0  # messages this page wrote that the room took (the browser then empties its box)
-        self.saying = False  # a message of this page is on its way to the room
+        self.refused = 0  # lines of this page the room refused (the browser then puts the text back in its box)
         self.chat_last: ChatLine | None = None  # the last chat line shown (None: the latest ones)
         self.wanted: list[tuple[ChatLine, bool]] = []  # the lines to show, in order, and whether behind the reveal
         self.shown: dict[int, tuple[ChatLine, LineElement]] = {}  # id of a line -> (it, its element), in order
@@ -113,7 +117,7 @@ class ChatPart:
     def _box(self, d: Draft, writable: list[str]) -> None:
         _ = self.view.page.t
         d.chat_box(self.channel_names(writable), self.say, "chat-input", "chat-send", _("Message"), _("Send"),
-                   self.chat_sent)
+                   self.refused)
 
     def sync(self) -> None:
         """Make the page's line elements those of ``wanted``: a new line is one new element at the end, a line
@@ -165,21 +169,20 @@ class ChatPart:
         evenness.pad_alone(self.view.page, CHAT_PAGE_BYTES)
 
     async def say(self, value: Any) -> None:
-        """The chat box's message: ``{channel, text}`` as the browser sends it (anything else does nothing)."""
+        """The chat box's message: ``{channel, text}`` as the browser sends it (anything else does nothing). The
+        browser has emptied its box; a refusal is said and gives the text back (``refused``)."""
         if not isinstance(value, dict):
             return
         page, writable = self.view.page, list(self.view.p.get("chat", {"write": []}).get("write", []))
         channel, text = value.get("channel"), value.get("text")
-        if not isinstance(text, str) or not writable:
+        if not isinstance(text, str):
             return
         text = text[: chat_limits.INPUT_CUT + 1]  # a megabyte is refused for its length, not walked through
         if not isinstance(channel, str):
-            channel = writable[0]
-        self.saying = True
-        try:
-            await components.guarded(page.t, lambda: page.room.say(page.token_hash, channel, text))
-        finally:
-            self.saying = False
+            channel = writable[0] if writable else "room"  # none writable: the room says why (a line sent late)
+        if not await components.guarded(page.t, lambda: page.room.say(page.token_hash, channel, text)):
+            self.refused += 1
+            self.view.page.fourth.refresh()
 
     def channel_names(self, channels: list[str]) -> dict[str, str]:
         _ = self.view.page.t
@@ -187,17 +190,12 @@ class ChatPart:
         return {channel: names.get(channel, channel) for channel in channels}
 
     def added(self, line: ChatLine) -> None:
-        """A new line: the chat is drawn again if this viewer reads its channel. The line this page has just
-        written empties its box in the same redraw (a refused message stays in the box)."""
+        """A new line: the chat is drawn again if this viewer reads its channel (the writer's page like every
+        other: his box emptied itself when he sent it)."""
         if self.view.proj is not None and line.channel in self.view.p.get("chat", {"read": []})["read"]:
             page = self.view.page  # the projection again, with the new line
             self.view.proj = page.room.projection(page.token_hash) or self.view.proj
-        if self.saying and line.seat == (self.view.viewer_seat if self.view.viewer_kind == "seat" else 0):
-            self.saying = False
-            self.chat_sent += 1
-            self.view.page.fourth.refresh()
-        elif line.channel in self.view.p.get("chat", {"read": []})["read"]:
-            self.view.page.fourth.refresh()
+            page.fourth.refresh()
 
 
 class LineElement(Screen):

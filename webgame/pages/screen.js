@@ -66,7 +66,10 @@ if (!window.mafiaVeil) {
 
 // Taps made while the page is out of reach of the server (static/phone.js: window.mafiaNet, issue 27.4) wait, marked
 // as waiting, and go once the page is back in step, in the order they were made, if the phase they were made in is
-// still on (the veil key); otherwise nothing is sent and the phone says so. The countdown is marked meanwhile.
+// still on (the veil key); otherwise nothing is sent and the phone says so. A chat line is not a move of its phase:
+// it goes whatever the phase: its channel is in it, and the server refuses it if that channel is closed now (a night's
+// mafia line is never carried into the day's box; a line refused while its box still writes there comes back to it).
+// The countdown is marked meanwhile.
 const net = reactive({ online: !window.mafiaNet || window.mafiaNet.online });
 const waiting = [];
 const netWord = (key) => (window.mafiaNetTexts || {})[key] || "";
@@ -76,8 +79,9 @@ function flush() {
   let stale = false;
   for (const item of waiting.splice(0)) {
     delete item.part.pending[item.id];
-    if (item.key === veilKey && !item.part.gone) item.part.$emit("tap", { id: item.id, value: item.value });
-    else stale = true;
+    if ((item.key === veilKey || item.any) && !item.part.gone) {
+      item.part.$emit("tap", { id: item.id, value: item.value });
+    } else stale = true;
   }
   if (stale && window.Quasar) {
     window.Quasar.Notify.create({ message: netWord("stale"), type: "warning", position: "top" });
@@ -94,7 +98,7 @@ export default {
   data() {
     return {
       switches: {}, received: performance.now(), now: performance.now(), timer: null,
-      texts: {}, channels: {}, sent: {}, copied: null, manual: null, pending: {}, gone: false,
+      texts: {}, channels: {}, refused: {}, held: {}, copied: null, manual: null, pending: {}, gone: false,
     };
   },
   computed: {
@@ -124,8 +128,8 @@ export default {
   },
   methods: {
     follow() {
-      // What a new model asks of the page itself: dark or light colours; an empty chat box once its message
-      // was taken (its counter grew).
+      // What a new model asks of the page itself: dark or light colours; a refused chat line back in its box
+      // (the part's count of refusals grew), if the box is still empty and still writes to the line's channel.
       for (const node of this.nodes) {
         if (node.t === "dark" && this.$q && this.$q.dark) this.$q.dark.set(node.on ? true : dayDark());
         if (node.t === "vk") {
@@ -140,8 +144,13 @@ export default {
       const walk = (nodes) => {
         for (const node of nodes) {
           if (node.t === "chat") {
-            if (node.id in this.sent && node.cl > this.sent[node.id]) this.texts[node.id] = "";
-            this.sent[node.id] = node.cl;
+            const held = this.held[node.id];
+            const open = held && (node.opts || []).some(([value]) => value === held.channel);
+            if (node.id in this.refused && node.rf > this.refused[node.id] && open && !this.texts[node.id]) {
+              this.texts[node.id] = held.text;
+              this.channels[node.id] = held.channel;
+            }
+            this.refused[node.id] = node.rf;
           }
           if (node.k) walk(node.k);
         }
@@ -153,7 +162,14 @@ export default {
       const options = (node.opts || []).map(([value, label]) => ({ value, label }));
       const known = options.some((option) => option.value === this.channels[id]);
       const channel = known ? this.channels[id] : node.v;
-      const send = () => this.tap(id, { channel: channel, text: this.texts[id] || "" });
+      // The box empties itself when its line goes (the server sends the writer nothing more than every phone gets
+      // for a line); the line is held until the next one, to come back if it is refused.
+      const send = () => {
+        const text = this.texts[id] || "";
+        this.held[id] = { channel: channel, text: text };
+        this.texts[id] = "";
+        this.tap(id, { channel: channel, text: text }, true);
+      };
       const parts = [];
       if (options.length > 1) {
         parts.push(h(q.select, {
@@ -169,7 +185,10 @@ export default {
             if (event.key === "Enter" && !event.isComposing) send(); // not the keyboard's Enter inside a word
           },
         }),
-        h(q.btn, { icon: "send", color: "primary", "aria-label": node.a, "data-testid": node.sid, onClick: send }),
+        h(q.btn, {
+          icon: "send", color: "primary", "aria-label": node.a, "data-testid": node.sid, onClick: send,
+          class: this.pending[id] ? "mafia-waiting" : "", "aria-busy": this.pending[id] ? "true" : undefined,
+        }),
       ]));
       return h("div", { key: "chat-" + id, class: "nicegui-column w-full" }, parts);
     },
@@ -221,14 +240,15 @@ export default {
       this.copied = node.id;
       setTimeout(() => { if (this.copied === node.id) this.copied = null; }, 4000);
     },
-    tap(id, value) {
+    tap(id, value, any = false) {
+      // `any`: sent when back whatever the phase (a chat line), not only in the phase it was made in.
       const sent = value === undefined ? null : value;
       if (inStep()) {
         this.$emit("tap", { id: id, value: sent });
         return;
       }
       this.pending[id] = true;
-      waiting.push({ part: this, id: id, value: sent, key: veilKey });
+      waiting.push({ part: this, id: id, value: sent, key: veilKey, any: any });
       const badge = document.getElementById("mafia-offline");
       if (badge && netWord("waiting")) badge.textContent = netWord("offline") + " · " + netWord("waiting");
     },

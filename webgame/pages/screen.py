@@ -188,12 +188,12 @@ class Draft:
         self._add({"t": "dark", "on": 1 if on else 0})
 
     def chat_box(self, channels: dict[str, str], on: Callable[[Any], Any], tid: str, send_tid: str,
-                 placeholder: str, send_label: str, sent: int) -> None:
+                 placeholder: str, send_label: str, refused: int) -> None:
         """Where a player writes: a channel picker (when there is more than one), the text and a send button.
-        The browser keeps what is typed across redraws and sends ``{channel, text}``; it empties the box when
-        ``sent`` grows (the server took the message), so a refused message stays to be sent again."""
+        The browser keeps what is typed across redraws, sends ``{channel, text}`` and empties the box; when
+        ``refused`` grows (the server refused a message) it puts the text back, to be sent again."""
         self._add({"t": "chat", "opts": [[key, text] for key, text in channels.items()], "v": next(iter(channels)),
-                   "ph": placeholder, "a": send_label, "sid": send_tid, "cl": sent}, tid)
+                   "ph": placeholder, "a": send_label, "sid": send_tid, "rf": refused}, tid)
         self.handlers[tid] = on
         self.handlers[send_tid] = on
 
