@@ -322,6 +322,12 @@ def _without_first_script(html: str) -> str:
     return html[:start] + html[end + len("</script>"):] if start >= 0 and end >= 0 else html
 
 
+def night_bar(phone: Phone) -> Locator:
+    """The night's own bar, covered (Show) or revealed already (Hide): the day's result is no longer held on this
+    screen (``webgame.result_hold`` draws it without a bar). A revealed phone shows no Show button."""
+    return phone.tid("reveal").or_(phone.tid("cover"))
+
+
 # ---------------------------------------------------------------- taps made by several phones at once
 
 
@@ -517,7 +523,7 @@ class Table:
         living player (or skips when his role has a power and no plan); the seats ``acted`` have already."""
         title = {p.seat: self.title(p.t, "night", day) for p in self.players}
         for phone in self.players:  # after a day, its result held on every screen first (webgame.result_hold)
-            shows(phone.tid("reveal"))
+            shows(night_bar(phone))
         actors = self.living
         moves: list[Move] = []
         done_before = set(acted)
@@ -536,7 +542,7 @@ class Table:
             if act == "pass":
                 moves.append(Move(phone, ["pass"], done))
                 continue
-            if phone.tid("night-act").count():
+            if len(self.night_acts(phone)) > 1:  # read revealed: a covered screen holds no act toggle
                 label = phone.t(wording.ACT_LABELS[act])
                 toggle = phone.tid("night-act").get_by_role(
                     "button", name=re.compile("^(✓ )?" + re.escape(label) + "$"))  # the chosen one is ticked
@@ -548,6 +554,8 @@ class Table:
                         break
                     except AssertionError:
                         continue
+                else:
+                    raise AssertionError(f"{phone}: the act {act!r} was not chosen on the night's toggle")
             assert target is not None
             if phone.seat in set(notes):  # uk: the commissar leaves his note with tonight's check
                 phone.tap(f"target-{target}", phone.tid("confirm"))
@@ -561,7 +569,7 @@ class Table:
 
     def night_acts(self, phone: Phone) -> list[str]:
         """The acts this phone's night screen offers (from its prompt and its act toggle)."""
-        shows(phone.tid("reveal"))  # after a day, once its result has been held on the screens (webgame.result_hold)
+        shows(night_bar(phone))  # after a day, once its result has been held on the screens (webgame.result_hold)
         phone.reveal()
         shows(phone.tid("night-prompt").or_(phone.tid("night-done")))
         prompts = {phone.t(text): act for act, text in wording.ACT_PROMPTS.items()}
