@@ -43,4 +43,4 @@ def test_the_courtesans_freeze_is_told_in_the_timeline_and_a_free_act_says_nothi
     assert frozen and all(text.endswith("Frozen by the courtesan: it did not happen.") for text in frozen)
     free = [text for item, text in lines if not item.get("blocked")]
     assert free and not any("it did not happen" in text for text in free)
-    assert "Frozen by the courtesan: it did not happen." != translator("uk")(wording.BLOCKED_BY["courtesan"])
+    assert translator("uk")(wording.BLOCKED_BY["courtesan"]) != "Frozen by the courtesan: it did not happen."
