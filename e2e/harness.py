@@ -38,6 +38,13 @@ from webgame.i18n import Translator, translator
 from webgame.pages import wording
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def shot(name: str) -> Path | None:
+    """Where a test's screenshot ``name`` goes: ``E2E_SHOTS=docs/screens`` refreshes the README's pictures; a plain
+    test run writes nothing into the work tree (None)."""
+    folder = os.environ.get("E2E_SHOTS")
+    return ROOT / folder / name if folder else None
 HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell"  # Debian's chromium-headless-shell (scripts/test)
 CHROMIUM = (os.environ.get("CHROMIUM_PATH") or (HEADLESS_SHELL if os.access(HEADLESS_SHELL, os.X_OK) else None)
             or shutil.which("chromium") or shutil.which("chromium-browser"))
@@ -268,8 +275,10 @@ class Phone:
         self.cdp.send("Network.emulateNetworkConditions",
                       {"offline": offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
 
-    def screenshot(self, path: Path, full_page: bool = False) -> None:
-        self.page.screenshot(path=str(path), full_page=full_page, animations="disabled", caret="hide")
+    def screenshot(self, path: Path | None, full_page: bool = False) -> None:
+        """A picture of the page at ``path`` (None: none, see ``shot``)."""
+        if path is not None:
+            self.page.screenshot(path=str(path), full_page=full_page, animations="disabled", caret="hide")
 
     def close(self) -> None:
         self.context.close()

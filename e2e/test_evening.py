@@ -18,7 +18,7 @@ from types import SimpleNamespace
 import pytest
 from playwright.sync_api import APIResponse, Browser, expect
 
-from e2e.harness import ROOT, TV_SIZE, Phone, Server, Table, shows
+from e2e.harness import TV_SIZE, Phone, Server, Table, shot, shows
 from engine.actions import Deadline, NightAct
 from engine.game import apply, new_game
 from engine.knowledge import Viewer
@@ -33,7 +33,7 @@ from webgame.protocol_data import protocol
 
 pytestmark = pytest.mark.e2e
 
-SCREENS = ROOT / "docs" / "screens"
+
 BOT = re.compile(r" \((bot|бот)\)$")
 DOWNLOADS = ("games/1", "games/1.csv", "games/1.json", "standings.csv")
 
@@ -116,11 +116,11 @@ def test_downloads_over_http_and_the_tvs_standings_between_games(server: Server,
         shows(tv.tid("tv-standings-title"))  # the TV's end screen, under the timeline
         expect(tv.tid("tv-standing-name")).to_have_count(4)
         assert tv_rows(tv) == want
-        tv.screenshot(SCREENS / f"tv-1280x720-standings-end-{number}.png")
+        tv.screenshot(shot(f"tv-1280x720-standings-end-{number}.png"))
         host.tap("play-again", host.tid("start"))
         expect(tv.tid("tv-standing-name")).to_have_count(4)  # between games, in the lobby
         assert tv_rows(tv) == want
-        tv.screenshot(SCREENS / f"tv-1280x720-standings-lobby-{number}.png")
+        tv.screenshot(shot(f"tv-1280x720-standings-lobby-{number}.png"))
         t = translator(str(tv.page.evaluate("document.documentElement.lang"))[:2])
         games = t("Games: {games}, wins: {wins}").split("{wins}")[0].format(games=t.number(number))
         lines = tv.page.locator(".mafia-tv-standing .mafia-death-cause").all_inner_texts()
@@ -173,11 +173,13 @@ def test_a_twelve_player_protocol_reads_on_a_phone_and_prints_on_one_a4_page(bro
         points = page.locator("[data-testid=protocol-seats] tr:first-child th").last
         assert points.is_visible() and points.bounding_box()["x"] + points.bounding_box()["width"] <= 360
         assert page.locator("li").count() == len(protocol_page.line_rows(translator(language), found))
-        page.screenshot(path=str(SCREENS / f"protocol-{language}-uk12-phone.png"))
+        if (picture := shot(f"protocol-{language}-uk12-phone.png")) is not None:
+            page.screenshot(path=str(picture))
         pdf = page.pdf(format="A4", prefer_css_page_size=True)
         assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == 1  # one A4 page
         page.emulate_media(media="print")  # as printed: A4's width at 96 dpi, its 10 mm margins left out
         page.set_viewport_size({"width": 718, "height": 1047})
-        page.screenshot(path=str(SCREENS / f"protocol-{language}-uk12-print.png"), full_page=True)
+        if (picture := shot(f"protocol-{language}-uk12-print.png")) is not None:
+            page.screenshot(path=str(picture), full_page=True)
     finally:
         context.close()

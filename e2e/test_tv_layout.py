@@ -5,12 +5,11 @@ vote's result held alone for a few seconds, and the end of that long game, whose
 itself; a uk game with the moderator's fouls on the seats. At each moment: no element outside the screen or cut
 by its box, nothing under the caption or the corner's QR code, the narrator's switch on screen. The host's phone
 shows the TV's QR code only behind "Open the room on a TV".
-Screenshots (with ``TV_SHOTS=docs/screens``): ``docs/screens/tv-<size>-<moment>.png``.
+Screenshots (with ``E2E_SHOTS=docs/screens``): ``docs/screens/tv-<size>-<moment>.png``.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable
 from typing import Any
@@ -18,13 +17,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from e2e.harness import ROOT, TV_SIZE, Phone, Server, Table, exactly, shows
+from e2e.harness import TV_SIZE, Phone, Server, Table, exactly, shot, shows
 
 pytestmark = pytest.mark.e2e
 
 FULL_HD = {"width": 1920, "height": 1080}
-# TV_SHOTS=docs/screens refreshes the README's TV screenshots; a plain run writes nothing into the tree.
-SHOTS = os.environ.get("TV_SHOTS")
 PAGE_MS = 1500  # the timeline's pages turn this often at the end of the test (the TV's own: 9 s)
 
 # Every problem of the TV's layout at this moment, as [kind, element, box]: outside the screen, cut by the box that
@@ -86,8 +83,8 @@ def fits(tv: Phone, moment: str = "") -> None:
     expect(tv.tid("narrator-on")).to_be_in_viewport(ratio=1)
     found = problems(tv)
     size = f"{tv.page.viewport_size['width']}x{tv.page.viewport_size['height']}" if tv.page.viewport_size else "?"
-    if moment and SHOTS:
-        tv.screenshot(ROOT / SHOTS / f"tv-{size}-{moment}.png")
+    if moment:
+        tv.screenshot(shot(f"tv-{size}-{moment}.png"))
     assert not found, (size, moment, found[:8], len(found))
 
 

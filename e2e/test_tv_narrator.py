@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from playwright.sync_api import Browser, expect, sync_playwright
 
-from e2e.harness import CHROMIUM, LAUNCH_ARGS, ROOT, TV_SIZE, Phone, Server, Table, shows
+from e2e.harness import CHROMIUM, LAUNCH_ARGS, TV_SIZE, Phone, Server, Table, shot, shows
 from webgame.i18n import LANGUAGES, Translator, translator
 from webgame.pages import narration, wording
 from webgame.pages.narration import Phrase
@@ -23,7 +23,7 @@ from webgame.pages.narration import Phrase
 pytestmark = pytest.mark.e2e
 
 FULL_HD = {"width": 1920, "height": 1080}
-SCREENS = ROOT / "docs" / "screens"
+
 SPY = """
 (() => {
   window.e2eSaid = [];
@@ -247,7 +247,7 @@ def test_a_uk_game_told_by_speech_synthesis(server: Server, phones: Callable[...
 def screenshot(tv: Phone, big: Phone, moment: str) -> None:
     for screen, size in ((tv, "1280x720"), (big, "1920x1080")):
         screen.page.wait_for_timeout(300)  # the bars' width transition
-        screen.screenshot(SCREENS / f"tv-{size}-{moment}.png")
+        screen.screenshot(shot(f"tv-{size}-{moment}.png"))
 
 
 WATCH_UNLOCK = """
