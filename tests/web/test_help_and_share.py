@@ -18,7 +18,7 @@ from webgame.i18n import LANGUAGES, translator
 from webgame.pages import wording
 from webgame.pages.screen import Screen
 
-from .helpers import covered_ids, create_room, join, node, page_dump, start_game, texts
+from .helpers import covered_ids, create_room, join, node, page_dump, start_game, tap, texts, wait_for
 
 
 @pytest.mark.parametrize("language", [lang for lang in LANGUAGES if lang != "en"])
@@ -52,6 +52,14 @@ async def test_the_lobby_explains_every_role_and_every_option(create_user, rules
     host, guest = create_user(), create_user()
     room = await create_room(host, "Aziz", rules)
     await join(guest, room, "Olena")
+    descriptions = {info.description for info in ROLE_TABLES[rules].values()}
+    first_hint = wording.option_hint(translator("en"), OPTION_TABLES[rules][0])
+    for phone in (host, guest):  # folded, a fold's texts are not sent: the room link's page stays light
+        assert not descriptions & set(texts(phone)) and first_hint not in texts(phone)
+        for fold in ("fold-options", "fold-roles"):  # the guest's summary has both; the host's inputs, the roles
+            if node(phone, fold) is not None:
+                tap(phone, fold, True)  # opened
+        await wait_for(lambda phone=phone: descriptions <= set(texts(phone)))
     for phone in (host, guest):
         shown = texts(phone) + [hint for hint in page_dump(phone).split('"hint": "')[1:]]
         for info in ROLE_TABLES[rules].values():
@@ -59,6 +67,9 @@ async def test_the_lobby_explains_every_role_and_every_option(create_user, rules
         _ = translator("en")
         for spec in OPTION_TABLES[rules]:
             assert any(text.startswith(wording.option_hint(_, spec)) for text in shown), (phone, spec.name)
+    tap(guest, "fold-roles", False)  # folded again: the texts go, the other fold stays open
+    await wait_for(lambda: not descriptions & set(texts(guest)))
+    assert first_hint in texts(guest)
 
 
 async def test_the_share_button_and_the_telegram_link_carry_the_room_link(create_user) -> None:

@@ -23,6 +23,7 @@ class LobbyView:
 
     def __init__(self, page: RoomPage) -> None:
         self.page = page
+        self.folds = lobby_summary.Folds()  # what the lobby's folds hold is sent once opened
 
     @property
     def is_host(self) -> bool:
@@ -94,11 +95,11 @@ class LobbyView:
             return
         if self.waits:
             self.invite(d)  # after the seats: he used it already; it stays at hand for friends
-        lobby_summary.settings_summary(d, self.page.t, self.page.room)
+        lobby_summary.settings_summary(d, self.page.t, self.page.room, self.folds, self.page.third.refresh)
 
     def start(self, d: Draft) -> None:
         """The fourth part: the roles that would be dealt, and the start (the host's button, a line for others)."""
-        lobby_summary.role_preview(d, self.page.t, self.page.room)
+        lobby_summary.role_preview(d, self.page.t, self.page.room, self.folds, self.page.fourth.refresh)
         self._start_bar(d)
 
     # ------------------------------------------------------------ joining

@@ -275,7 +275,9 @@ export default {
           return h(
             q.expansion,
             { key: key + (node.o ? "-open" : "-closed"), class: "nicegui-expansion " + cls, label: node.x,
-              defaultOpened: !!node.o },
+              defaultOpened: !!node.o, "data-testid": id,
+              // With an id, the server sends what the fold holds once it is opened (lobby_summary.Folds).
+              ...(id ? { "onUpdate:modelValue": (opened) => this.tap(id, !!opened) } : {}) },
             () => h("div", { class: "nicegui-expansion-content" }, this.kids(node, q)),
           );
         case "button":

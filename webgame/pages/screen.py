@@ -233,9 +233,9 @@ class Draft:
         """The step's buttons, pinned to the bottom of the phone's screen (always in the first screenful)."""
         return self._box({"t": "bar"})
 
-    def expansion(self, title: str, opened: bool, cls: str = "") -> Any:
-        """A part that folds; it starts ``opened`` (again whenever that changes), then the player decides."""
-        return self._box({"t": "exp", "x": title, "o": 1 if opened else 0, "c": cls})
+    def expansion(self, title: str, opened: bool, cls: str = "", tid: str | None = None) -> Any:
+        """A part that folds, ``opened`` at first (and whenever that changes); ``tid``: a tap as it opens, folds."""
+        return self._box({"t": "exp", "x": title, "o": 1 if opened else 0, "c": cls}, tid)
 
     def model(self) -> str:  # what the browser draws (screen.js), as one JSON string
         return dumps(self.nodes)
