@@ -316,8 +316,8 @@ class GameRoom(Room):
     async def new_game(self) -> None:
         self.stats.games += 1
         host = self.host
-        await self._until(host, lambda p: p.button("Play again with the same players") is not None, "play again")
-        await host.click(_need(host.button("Play again with the same players"), "play again"))
+        await self._until(host, lambda p: p.button("Play again") is not None, "play again")
+        await host.click(_need(host.button("Play again"), "play again"))
         await self.start()
 
     def viewers(self) -> list[tuple[Phone, Viewer]]:
@@ -468,7 +468,7 @@ class GameRoom(Room):
             f"{self.stats.refused - refused} refused)"
 
     def seated(self, phone: Phone) -> bool:
-        return in_game(phone) or phone.button("Play again with the same players") is not None \
+        return in_game(phone) or phone.button("Play again") is not None \
             or phone.has_text("The host can start a new game")
 
 

@@ -196,10 +196,10 @@ class SeatMoves:
             seat = self._seat(move.seat_id)
             if seat is None:
                 raise Refusal(N_("That seat is no longer at the table."))
-            old_hash, host = seat.token_hash, lobby.host_hash == seat.token_hash
             host_name = lobby.host_seat.name if lobby.host_seat is not None else "?"
             if move.host_seat_id is not None:
                 self._host_code_holds(seat, move)
+            old_hash, host = seat.token_hash, lobby.host_hash == seat.token_hash
             await save_move(room.id, seat.id, new_hash, host=host)
             for held in (*lobby.seats, *room.game.seating):  # after a restart the game's seating has its own copies
                 if held.id == seat.id:
