@@ -12,13 +12,15 @@ import itertools
 import os
 import sys
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from tortoise.backends.base.executor import EXECUTOR_CACHE
 
 import webgame.app  # noqa: F401 - every webgame module loaded once (see tests/web/conftest.py)
-from bench.services import Postgres, nginx_available, postgres_available
+from bench.load import Server
+from bench.services import Nginx, Postgres, nginx_available, postgres_available
 from webgame import leases, rooms
 from webgame.db import apply_migrations, open_database, tortoise_config
 
@@ -99,3 +101,40 @@ async def pg(pg_url: str) -> AsyncIterator[str]:
     """The test's PostgreSQL database, open (no web app)."""
     async with open_database(tortoise_config(pg_url)):
         yield pg_url
+
+
+@dataclass
+class ClusterDatabase:
+    """A running cluster of the tests (its processes, nginx) and what its database says of its rooms."""
+
+    postgres: Postgres
+    database: str
+    processes: dict[str, Server]
+    nginx: Nginx
+
+    def sql(self, query: str) -> list[list[str]]:
+        out = self.postgres.sql(self.database, query)
+        return [line.split("\t") for line in out.splitlines() if line]
+
+    def owners(self) -> dict[str, str]:
+        """Room code -> the name of the process holding its lease now."""
+        rows = self.sql("SELECT r.code, l.owner FROM room_lease l JOIN room r ON r.id = l.room_id "
+                        "WHERE l.owner IS NOT NULL AND l.expires_at > EXTRACT(EPOCH FROM clock_timestamp())")
+        return {code: owner.split(":")[0] for code, owner in rows}
+
+    def logs(self) -> dict[str, list[str]]:
+        """Room code -> its latest game's action log (payloads as text), from the database."""
+        rows = self.sql("SELECT r.code, a.payload::text FROM action_record a JOIN game g ON g.id = a.game_id "
+                        "JOIN room r ON r.id = g.room_id ORDER BY r.code, g.number, a.index")
+        logs: dict[str, list[str]] = {}
+        for code, payload in rows:
+            logs.setdefault(code, []).append(payload)
+        return logs
+
+    def lease(self, code: str) -> tuple[str, int]:
+        """(the name of the process holding the room's live lease, or "", its epoch)."""
+        rows = self.sql("SELECT CASE WHEN l.expires_at > EXTRACT(EPOCH FROM clock_timestamp()) THEN l.owner "
+                        "ELSE '' END, l.epoch FROM room_lease l JOIN room r ON r.id = l.room_id "
+                        f"WHERE r.code = '{code}'")
+        owner, epoch = rows[0] if rows else ("", "0")
+        return owner.split(":")[0], int(epoch)

@@ -12,16 +12,15 @@ import os
 import signal
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import pytest
 
 from bench import drivers
 from bench.drivers import GameRoom, in_game
-from bench.load import Server
 from bench.phone import Phone
 from bench.services import Nginx, Postgres, game_process, start_all
 from engine.state import Phase
+from tests.cluster.conftest import ClusterDatabase as Cluster
 from tests.cluster.conftest import fresh_database
 
 pytestmark = pytest.mark.slow
@@ -30,33 +29,6 @@ PROCESSES = ("p1", "p2", "p3")
 ROOMS = 6
 PLAYERS = 5
 FAILOVER_SECONDS = 10.0
-
-
-@dataclass
-class Cluster:
-    postgres: Postgres
-    database: str
-    processes: dict[str, Server]
-    nginx: Nginx
-
-    def sql(self, query: str) -> list[list[str]]:
-        out = self.postgres.sql(self.database, query)
-        return [line.split("\t") for line in out.splitlines() if line]
-
-    def owners(self) -> dict[str, str]:
-        """Room code -> the name of the process holding its lease now."""
-        rows = self.sql("SELECT r.code, l.owner FROM room_lease l JOIN room r ON r.id = l.room_id "
-                        "WHERE l.owner IS NOT NULL AND l.expires_at > EXTRACT(EPOCH FROM clock_timestamp())")
-        return {code: owner.split(":")[0] for code, owner in rows}
-
-    def logs(self) -> dict[str, list[str]]:
-        """Room code -> its latest game's action log (payloads as text), from the database."""
-        rows = self.sql("SELECT r.code, a.payload::text FROM action_record a JOIN game g ON g.id = a.game_id "
-                        "JOIN room r ON r.id = g.room_id ORDER BY r.code, g.number, a.index")
-        logs: dict[str, list[str]] = {}
-        for code, payload in rows:
-            logs.setdefault(code, []).append(payload)
-        return logs
 
 
 @pytest.fixture(autouse=True)

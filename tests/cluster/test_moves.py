@@ -20,7 +20,6 @@ import subprocess
 import time
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
@@ -28,11 +27,10 @@ import pytest
 
 from bench import drivers
 from bench.drivers import GameRoom, in_game
-from bench.load import Server
 from bench.phone import Phone, Refused
 from bench.services import NGINX, Nginx, Postgres, game_process, nginx_config, start_all
 from engine.state import Phase
-from tests.cluster.conftest import fresh_database
+from tests.cluster.conftest import ClusterDatabase, fresh_database
 
 pytestmark = pytest.mark.slow
 
@@ -41,32 +39,8 @@ FOLLOW_SECONDS = 10.0  # issue 26.2 / 31.1: every phone and TV back within 10 s
 FAIL_TIMEOUT = 5  # nginx's fail_timeout here (the shipped 10 s: docs/SCALING.md)
 
 
-@dataclass
-class Cluster:
-    postgres: Postgres
-    database: str
-    processes: dict[str, Server]
-    nginx: Nginx
-
-    def sql(self, query: str) -> list[list[str]]:
-        out = self.postgres.sql(self.database, query)
-        return [line.split("\t") for line in out.splitlines() if line]
-
-    def lease(self, code: str) -> tuple[str, int]:
-        """(the name of the process holding the room's live lease, or "", its epoch)."""
-        rows = self.sql("SELECT CASE WHEN l.expires_at > EXTRACT(EPOCH FROM clock_timestamp()) THEN l.owner "
-                        "ELSE '' END, l.epoch FROM room_lease l JOIN room r ON r.id = l.room_id "
-                        f"WHERE r.code = '{code}'")
-        owner, epoch = rows[0] if rows else ("", "0")
-        return owner.split(":")[0], int(epoch)
-
-    def logs(self) -> dict[str, list[str]]:
-        rows = self.sql("SELECT r.code, a.payload::text FROM action_record a JOIN game g ON g.id = a.game_id "
-                        "JOIN room r ON r.id = g.room_id ORDER BY r.code, g.number, a.index")
-        logs: dict[str, list[str]] = {}
-        for code, payload in rows:
-            logs.setdefault(code, []).append(payload)
-        return logs
+class Cluster(ClusterDatabase):
+    """The cluster of this module, whose nginx a test may point at other processes."""
 
     def route(self, names: list[str]) -> None:
         """nginx sends to these processes from now on (a process added or removed: its config, then a reload;

@@ -184,9 +184,13 @@ async def click_when_enabled(user: User, marker: str) -> None:
     user.find(marker=marker).click()
 
 
-async def start_game(create_user: Callable[[], User], players: int, rules: str = "uz") -> tuple[Room, list[User]]:
-    """A room of ``players`` simulated phones (P1 the host), its game started."""
+async def start_game(create_user: Callable[[], User], players: int, rules: str = "uz",
+                     host_language: str | None = None) -> tuple[Room, list[User]]:
+    """A room of ``players`` simulated phones (P1 the host, his browser in ``host_language`` if given), its game
+    started."""
     users = [create_user() for _ in range(players)]
+    if host_language is not None:
+        users[0].http_client.headers["Accept-Language"] = host_language
     room = await create_room(users[0], "P1", rules)
     for number, phone in enumerate(users[1:], 2):
         await join(phone, room, f"P{number}")

@@ -12,7 +12,7 @@ from nicegui.testing import User
 from webgame.rooms import Room
 
 from .conftest import FakeTime
-from .helpers import click_when_enabled, create_room, join, node, settle, tap, texts, wait_for
+from .helpers import node, settle, start_game, tap, texts, wait_for
 
 REFUSED_RU = "Телефон игрока P3 на связи: перенести место может только он сам (за кнопкой «Показать»)."
 MOVED = "3. P3 was moved to another phone by the host, P1."
@@ -20,15 +20,7 @@ AWAY = "Your seat (P3) was moved to another phone by the host, P1. This phone ha
 
 
 async def game_of_four(create_user: Callable[[], User], host_language: str = "en") -> tuple[Room, list[User]]:
-    users = [create_user() for _ in range(4)]
-    users[0].http_client.headers["Accept-Language"] = host_language
-    room = await create_room(users[0], "P1")
-    for number, phone in enumerate(users[1:], 2):
-        await join(phone, room, f"P{number}")
-    await click_when_enabled(users[0], "start")
-    await wait_for(lambda: room.state is not None)
-    await settle()
-    return room, users
+    return await start_game(create_user, 4, host_language=host_language)
 
 
 async def test_the_hosts_tap_for_a_connected_phone_is_refused_in_his_language(

@@ -193,25 +193,31 @@ def standings_csv(_: Translator, rows: list[evening.Standing]) -> str:
     return out.getvalue()
 
 
-async def protocol_page(request: Request, code: str, number: int) -> Response:
+async def _protocol_for(request: Request, code: str, number: int
+                        ) -> tuple[RoomRecord, Translator, Protocol] | Response:
+    """Game ``number``'s protocol for a browser that held a seat in the room, once that game ended; else the
+    not-found page (in the reader's language)."""
     found = await _room_for(request, code)
     if not isinstance(found, tuple):
         return _not_found(found)
     room, _ = found
     protocol = await load_protocol(room.id, number)
-    if protocol is None:
-        return _not_found(_)
+    return _not_found(_) if protocol is None else (room, _, protocol)
+
+
+async def protocol_page(request: Request, code: str, number: int) -> Response:
+    found = await _protocol_for(request, code, number)
+    if not isinstance(found, tuple):
+        return found
+    room, _, protocol = found
     return HTMLResponse(protocol_html(_, room.code, protocol), headers={"Cache-Control": "no-store"})
 
 
 async def protocol_file(request: Request, code: str, number: int) -> Response:
-    found = await _room_for(request, code)
+    found = await _protocol_for(request, code, number)
     if not isinstance(found, tuple):
-        return _not_found(found)
-    room, _ = found
-    protocol = await load_protocol(room.id, number)
-    if protocol is None:
-        return _not_found(_)
+        return found
+    room, _, protocol = found
     name = _("protocol-{code}-{number}").format(code=room.code, number=number) + ".csv"
     return _download(protocol_csv(_, protocol), name, "text/csv")
 
