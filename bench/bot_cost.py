@@ -2,7 +2,7 @@
 
 In one process, on a fake clock (the bots' delays cost no waiting), with a temp SQLite database: the person
 answers his own projection through ``Room.act``, the game clock ticks every 0.25 s and lets the bots act
-(``webgame.room_bots``). Prints the CPU spent in the bots' ticks per bot action, all included: the projection,
+(``webgame.room.bots``). Prints the CPU spent in the bots' ticks per bot action, all included: the projection,
 the decision, the engine, the log write and the notify. Bots have no page, so they add no render per phone.
 """
 
@@ -26,10 +26,11 @@ class FakeTime:
 
 async def run(rooms_count: int = 10) -> str:
     from engine.seat_bots import decide
-    from webgame import room_bots, rooms, store
-    from webgame.clock import Clock
-    from webgame.db import open_database, tortoise_config
-    from webgame.rooms import Stage
+    from webgame.room import bots as room_bots, rooms
+    from webgame.room.clock import Clock
+    from webgame.room.rooms import Stage
+    from webgame.store import queries as store
+    from webgame.store.db import open_database, tortoise_config
 
     clock_time = FakeTime()
     rooms.registry.now = clock_time

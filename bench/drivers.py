@@ -52,7 +52,7 @@ SLOW_MS = 500.0
 SETUP_TIMEOUT = 120.0  # many rooms join at once: a lobby step may wait behind the others
 TIMERS = ("Night", "Discussion", "Vote", "Kamikaze's pick")  # uz, as the host's lobby labels them
 ROLE_BUTTON = "reveal"  # the node id of the game screen's reveal toggle (every seat's phone has it in a game)
-HELD_RESULT = "night-soon"  # the day's result held on every screen before the night (webgame.result_hold)
+HELD_RESULT = "night-soon"  # the day's result held on every screen before the night (webgame.room.result_hold)
 HOLD_TIMEOUT = 45.0  # the longest hold (30 s, the lobby's maximum) and a busy machine's delays
 
 
@@ -354,7 +354,7 @@ class GameRoom(Room):
         return True
 
     async def after_hold(self, phone: Phone) -> None:
-        """After a day its result is held on every screen before the night (``webgame.result_hold``: no button
+        """After a day its result is held on every screen before the night (``webgame.room.result_hold``: no button
         but the reveal, and the host's *End now* would end the hold, not the night): like a person, the phone
         waits for the night's screen before it taps."""
         if phone.node_key(HELD_RESULT) is not None:

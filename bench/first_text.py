@@ -31,8 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page, sync_playwright
-from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Browser, Error as PlaywrightError, Page, sync_playwright
 
 FAST_3G = {"offline": False, "latency": 562.5, "downloadThroughput": 1.6e6 / 8 * 0.9,
            "uploadThroughput": 750e3 / 8 * 0.9}

@@ -34,7 +34,7 @@ def enabled() -> bool:
 
 def _game(code: str) -> JSONResponse:
     from engine import actions as engine_actions  # here, so that the floor app can use census() alone
-    from webgame.rooms import registry
+    from webgame.room.rooms import registry
 
     room = registry.get(code)
     if room is None:
@@ -51,7 +51,7 @@ def _game(code: str) -> JSONResponse:
 def _steps(code: str) -> JSONResponse:
     """How far a room's game is (its game and the length of its log): what the bench polls while the server's
     bots are choosing, cheaper than the whole game of ``PATH``."""
-    from webgame.rooms import registry
+    from webgame.room.rooms import registry
 
     room = registry.get(code)
     if room is None:
@@ -80,7 +80,7 @@ def _client(client_id: str) -> JSONResponse:
 
 
 def _room_pages() -> list[Any]:
-    from webgame.rooms import registry
+    from webgame.room.rooms import registry
 
     return [page for room in list(registry.rooms.values()) for page in list(room.subscribers)]
 

@@ -50,8 +50,9 @@ except ImportError:  # pragma: no cover - orjson comes with NiceGUI
 _ELEMENTS = re.compile(r"parseElements\(String\.raw`(.*?)`\)", re.S)
 _CLIENT_ID = re.compile(r"'client_id': '([0-9a-f-]+)'")
 _NEXT_ID = re.compile(r"'next_message_id': (\d+)")
-_PREFIX = re.compile(r'prefix: "([^"]*)"')  # X-Forwarded-Prefix: a cluster's room pages (webgame.cluster)
-# socket.io's reconnect backoff as the page sets it (``webgame.page_template.RECONNECT_SCRIPT``); a page that does
+_PREFIX = re.compile(r'prefix: "([^"]*)"')  # X-Forwarded-Prefix: a cluster's room pages (webgame.cluster.process)
+# socket.io's reconnect backoff as the page sets it (``webgame.framework.page_template.RECONNECT_SCRIPT``); a page
+# that does
 # not (the floor app) keeps socket.io's defaults: 1 s doubling to 5 s.
 _RECONNECT = re.compile(r"reconnectionDelay\((\d+)\)\.reconnectionDelayMax\((\d+)\)")
 SOCKET_IO_DELAYS = (1.0, 5.0)
@@ -273,7 +274,7 @@ class Phone:
     def _packet(self, data: str) -> None:
         if not data.startswith("42"):
             return
-        name, *data_ = _loads(data[2:])  # an event may carry no data (the server's "beat": webgame.heartbeat)
+        name, *data_ = _loads(data[2:])  # an event may carry no data (the server's "beat": webgame.browser.heartbeat)
         payload = data_[0] if data_ else None
         if isinstance(payload, dict) and "_id" in payload:
             message_id = int(payload.pop("_id"))
@@ -531,7 +532,7 @@ class Phone:
 
     async def recover(self, give_up: float) -> float:
         """After a drop: socket.io's reconnect (``backoff``, as the page set it), naming its page; a server that
-        lost the page builds it again in place and sends it whole (``webgame.page_adoption``), or refuses the
+        lost the page builds it again in place and sends it whole (``webgame.framework.page_adoption``), or refuses the
         socket (``44``) and nicegui.js reloads the page. Returns ``time.time()`` when the page is back."""
         attempt = 0
         self.trace = [("dropped", time.time())]

@@ -162,8 +162,8 @@ def nginx_config(backends: Mapping[str, str], listen: str, *, fail_timeout: int 
 {singles}
     server {{
         listen {listen};
-{real_ip}        # Pages and the socket carry padded game state: never compressed (webgame/transport.py; Debian's
-        # nginx.conf turns gzip on for text/html). The game compresses its static files itself.
+{real_ip}        # Pages and the socket carry padded game state: never compressed (webgame/browser/transport.py;
+        # Debian's nginx.conf turns gzip on for text/html). The game compresses its static files itself.
         gzip off;
         client_max_body_size 1m;
         proxy_http_version 1.1;

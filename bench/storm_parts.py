@@ -3,7 +3,8 @@
 A phone re-seated after a restart did three things (docs/PERFORMANCE.md, the reconnect storm): its socket
 came back with the id of a page the server no longer has and was refused (``refused``), it loaded its page
 again (``page``), and it connected that page's socket (``accepted``). Now its socket names its page and the
-server builds it in place (``adopted``, ``webgame.page_adoption``); the three steps are what a page that cannot
+server builds it in place (``adopted``, ``webgame.framework.page_adoption``); the three steps are what a page that
+cannot
 be built that way still costs. This plays one room of ``--players``
 simulated phones into a game on an idle server, then repeats each step ``--rounds`` times for every phone and
 prints the server's CPU per step (from ``/proc``, the pauses between the steps included, so an idle server's
@@ -25,7 +26,7 @@ from pathlib import Path
 from bench.drivers import GameRoom
 from bench.load import Server, cpu_seconds, free_port
 from bench.phone import Phone, Refused
-from webgame import ratelimit
+from webgame.guard import ratelimit
 
 STEPS = ("refused", "page", "accepted", "adopted")
 BUILDING = ("page", "adopted")  # the steps that build a page, which a seat may do only so often

@@ -30,8 +30,7 @@ from collections.abc import Callable, Coroutine, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Locator
+from playwright.sync_api import Error as PlaywrightError, Locator
 
 from bench.phone import Phone as SimPhone
 from e2e.harness import WAIT, Move, Phone, Table, play, shows

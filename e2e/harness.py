@@ -2,7 +2,7 @@
 
 Used by the e2e tests and by ``python -m e2e.screenshots``. Everything here drives the pages the way people
 do (taps on buttons, typing into fields) and reads only what each phone shows: a phone's role comes from
-its own role card. Words come from the game's own catalogs (``webgame.i18n``), so a phone can play in any
+its own role card. Words come from the game's own catalogs (``webgame.language.i18n``), so a phone can play in any
 of the five languages; elements are found by their ``data-testid`` (``webgame.pages.components.testid``).
 
 Waiting is always on what a screen shows (``shows``, ``expect(...)``, with a timeout), never on a fixed sleep. A tap
@@ -28,13 +28,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, expect
-from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Error as PlaywrightError,
+    Locator,
+    Page,
+    Playwright,
+    TimeoutError as PlaywrightTimeoutError,
+    expect,
+)
 
 from engine.options import OPTION_TABLES
 from engine.roles import ROLE_TABLES, TEAM_NAMES, Role, Team
-from webgame.i18n import Translator, translator
+from webgame.language.i18n import Translator, translator
 from webgame.pages import wording
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -333,7 +340,7 @@ def _without_first_script(html: str) -> str:
 
 def night_bar(phone: Phone) -> Locator:
     """The night's own bar, covered (Show) or revealed already (Hide): the day's result is no longer held on this
-    screen (``webgame.result_hold`` draws it without a bar). A revealed phone shows no Show button."""
+    screen (``webgame.room.result_hold`` draws it without a bar). A revealed phone shows no Show button."""
     return phone.tid("reveal").or_(phone.tid("cover"))
 
 
@@ -531,7 +538,7 @@ class Table:
         """Each living player acts: ``plan`` maps a seat to (act, target); everyone else suspects the next
         living player (or skips when his role has a power and no plan); the seats ``acted`` have already."""
         title = {p.seat: self.title(p.t, "night", day) for p in self.players}
-        for phone in self.players:  # after a day, its result held on every screen first (webgame.result_hold)
+        for phone in self.players:  # after a day, its result held on every screen first (webgame.room.result_hold)
             shows(night_bar(phone))
         actors = self.living
         moves: list[Move] = []
@@ -578,7 +585,7 @@ class Table:
 
     def night_acts(self, phone: Phone) -> list[str]:
         """The acts this phone's night screen offers (from its prompt and its act toggle)."""
-        shows(night_bar(phone))  # after a day, once its result has been held on the screens (webgame.result_hold)
+        shows(night_bar(phone))  # after a day, once its result has been held on the screens (webgame.room.result_hold)
         phone.reveal()
         shows(phone.tid("night-prompt").or_(phone.tid("night-done")))
         prompts = {phone.t(text): act for act, text in wording.ACT_PROMPTS.items()}

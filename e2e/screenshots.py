@@ -21,7 +21,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, sync_playwright
 
 from e2e.harness import ROOT, TV_SIZE, Phone, Server, Table, launch, shows
-from webgame.i18n import LANGUAGES, translator
+from webgame.language.i18n import LANGUAGES, translator
 
 OUT = ROOT / "docs" / "screens"
 ALL_LANGUAGES = ("en", "uz", "uk", "ro", "ru")

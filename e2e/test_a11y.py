@@ -20,7 +20,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from e2e.harness import ROOT, Phone, Server, Table, shows
-from webgame.i18n import LANGUAGES, translator
+from webgame.language.i18n import LANGUAGES, translator
 from webgame.pages import wording
 
 axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")

@@ -26,10 +26,9 @@ from engine.scenario import run
 from engine.seat_bots import decide
 from engine.state import GameState, Phase
 from engine.view import view
-from webgame.i18n import translator
-from webgame.pages import protocol as protocol_page
-from webgame.pages import wording
-from webgame.protocol_data import protocol
+from webgame.evening.protocol import protocol
+from webgame.language.i18n import translator
+from webgame.pages import protocol as protocol_page, wording
 
 pytestmark = pytest.mark.e2e
 

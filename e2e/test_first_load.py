@@ -13,8 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import expect
+from playwright.sync_api import Error as PlaywrightError, expect
 
 from e2e.harness import Phone, Server, Table
 

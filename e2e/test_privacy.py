@@ -25,10 +25,10 @@ from e2e.glance import (
     first_screen_problem,
     hide_page,
     in_first_screen,
+    reveal_held as reveal,
     set_timers,
     wait_covered,
 )
-from e2e.glance import reveal_held as reveal
 from e2e.harness import Phone, Server, Table, exactly, shows
 
 pytestmark = pytest.mark.e2e
@@ -93,7 +93,8 @@ def test_the_step_button_is_in_the_first_screen(server: Server, phones: Callable
 
 def night_confirm(table: Table, phones: list[Phone]) -> None:
     for phone in phones:
-        shows(phone.tid("reveal"))  # after a day, once its result has been held on the screens (webgame.result_hold)
+        # after a day, once its result has been held on the screens (webgame.room.result_hold)
+        shows(phone.tid("reveal"))
         phone.reveal()
         phone.pick("target", first_enabled(phone, "target"))
         in_first_screen(phone, phone.tid("confirm"), "the night's confirm after a pick")

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from e2e.harness import TV_SIZE, Phone, Server, Table, exactly, has_class, shows
-from webgame import page_template
+from webgame.framework import page_template
 
 pytestmark = pytest.mark.e2e
 

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, expect, sync_playwright
 
 from e2e.harness import CHROMIUM, LAUNCH_ARGS, TV_SIZE, Phone, Server, Table, shot, shows
-from webgame.i18n import LANGUAGES, Translator, translator
+from webgame.language.i18n import LANGUAGES, Translator, translator
 from webgame.pages import narration, wording
 from webgame.pages.narration import Phrase
 

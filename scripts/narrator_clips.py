@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from webgame.i18n import LANGUAGES, translator  # noqa: E402
+from webgame.language.i18n import LANGUAGES, translator  # noqa: E402
 from webgame.pages.narration import clip_texts  # noqa: E402
 
 OUT = ROOT / "webgame" / "static" / "narrator"

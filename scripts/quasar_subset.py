@@ -7,7 +7,7 @@ whose selectors name only classes we may use and drops the others: the component
 the material palette's colours (``text-red-5``, ``bg-teal-2``, ...) but ``COLOURS``, the responsive grid
 (``col-md-6``, ``offset-*``), the gutters, the deep shadows and the transitions no component of ours runs.
 Both files go into one, each in its own cascade layer, as NiceGUI's page template puts them, with NiceGUI's
-own ``nicegui.css`` (in its layer): one request instead of three (``webgame.page_template`` imports this one
+own ``nicegui.css`` (in its layer): one request instead of three (``webgame.framework.page_template`` imports this one
 instead).
 
 ``python scripts/quasar_subset.py`` writes it again (after a NiceGUI upgrade); ``--check`` only compares

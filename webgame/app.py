@@ -20,26 +20,15 @@ from pathlib import Path
 from fastapi.responses import PlainTextResponse
 from nicegui import app, background_tasks, ui
 
-from webgame import (
-    app_manifest,
-    asgi_layers,
-    catalogs,
-    cluster,
-    framework,
-    heartbeat,
-    language_cookie,
-    page_escape,
-    page_template,
-    public_address,
-    stale_sockets,
-    storage_expiry,
-    transport,
-)
-from webgame.clock import Clock
-from webgame.db import data_dir, register_database
-from webgame.identity import quiet_storage_reads, storage_secret
+from webgame.browser import app_manifest, heartbeat, language_cookie, public_address, storage_expiry, transport
+from webgame.browser.identity import quiet_storage_reads, storage_secret
+from webgame.cluster import process as cluster
+from webgame.framework import asgi_layers, outbox as framework, page_escape, page_template, stale_sockets
+from webgame.language import catalogs
 from webgame.pages import home, protocol, results_screen, room
-from webgame.rooms import registry
+from webgame.room.clock import Clock
+from webgame.room.rooms import registry
+from webgame.store.db import data_dir, register_database
 
 log = logging.getLogger(__name__)
 
@@ -133,7 +122,7 @@ async def _start_rooms() -> None:
         log.info("restored %d rooms from the database", restored)
     background_tasks.create(Clock(registry).run(), name="game clock")
     background_tasks.create(heartbeat.beat_forever(), name="heartbeat")  # the phones' offline badge within 3 s
-    cluster.start(registry)  # a process of a cluster renews its rooms' leases (webgame.cluster)
+    cluster.start(registry)  # a process of a cluster renews its rooms' leases (webgame.cluster.process)
     if _freeze_after_full in gc.callbacks:  # the server (``run``), not the tests
         background_tasks.create(full_collections(), name="full garbage collections")
 
@@ -143,24 +132,28 @@ def _healthz() -> PlainTextResponse:
 
 
 def setup() -> None:
-    catalogs.compile_missing()  # a fresh checkout's catalogs, compiled before any page speaks (webgame.catalogs)
+    # a fresh checkout's catalogs, compiled before any page speaks (webgame.language.catalogs)
+    catalogs.compile_missing()
     register_database(app)
     app.add_static_files("/static", STATIC_DIR)
     app.add_api_route("/healthz", _healthz, methods=["GET"], include_in_schema=False)
     app.add_api_route(app_manifest.PATH, app_manifest.web_manifest, methods=["GET"], include_in_schema=False)
-    language_cookie.register(app)  # the language picker's cookie (webgame.language_cookie)
-    page_template.install()  # no fonts, a lighter Quasar CSS, our icons and day colours (webgame.page_template)
-    page_escape.install()  # a page's elements escaped for its HTML without str.translate (webgame.page_escape)
+    language_cookie.register(app)  # the language picker's cookie (webgame.browser.language_cookie)
+    # no fonts, a lighter Quasar CSS, our icons and day colours (webgame.framework.page_template)
+    page_template.install()
+    # a page's elements escaped for its HTML without str.translate (webgame.framework.page_escape)
+    page_escape.install()
     home.register()
     room.register()
     results_screen.register()
     protocol.register()  # the games' protocols, the exports (issue 30)
     cluster.install(app, registry)  # with MAFIA_PROCESS: one process of several behind a proxy (docs/SCALING.md)
     app.on_startup(_start_rooms)
-    app.on_startup(storage_expiry.start)  # browsers' storage without a seat expires (webgame.storage_expiry)
+    app.on_startup(storage_expiry.start)  # browsers' storage without a seat expires (webgame.browser.storage_expiry)
     transport.uncompressed_socket()
-    framework.install()  # NiceGUI's per-element signature checks, remembered (webgame.framework)
-    quiet_storage_reads()  # a browser's storage file read after a restart is not written back (webgame.identity)
+    framework.install()  # NiceGUI's per-element signature checks, remembered (webgame.framework.outbox)
+    # a browser's storage file read after a restart is not written back (webgame.browser.identity)
+    quiet_storage_reads()
 
 
 BROWSER_STORAGE = "browsers"  # NiceGUI's per-browser storage (the seat tokens), in MAFIA_DATA_DIR
@@ -188,9 +181,11 @@ def run() -> None:
         app.on_startup(lambda: print(public_address.announce(port), flush=True))
     tune_gc()
     place_browser_storage()
-    asgi_layers.install()  # NiceGUI's three HTTP middlewares without a task each per request (webgame.asgi_layers)
-    transport.sansio_websockets()  # uvicorn's websocket on websockets' protocol, not wsproto's (webgame.transport)
-    stale_sockets.install(app)  # a gone page's socket: refused at once (webgame.stale_sockets)
+    # NiceGUI's three HTTP middlewares without a task each per request (webgame.framework.asgi_layers)
+    asgi_layers.install()
+    # uvicorn's websocket on websockets' protocol, not wsproto's (webgame.browser.transport)
+    transport.sansio_websockets()
+    stale_sockets.install(app)  # a gone page's socket: refused at once (webgame.framework.stale_sockets)
     ui.run(
         host=os.environ.get("HOST", "0.0.0.0"),
         port=port,
@@ -203,5 +198,5 @@ def run() -> None:
         tailwind=False,  # the few utility classes the pages use are in static/mafia.css (see docs/PERFORMANCE.md)
         reload=False,
         show=False,
-        **transport.RUN_KWARGS,  # no compression of what carries game state (see webgame.transport)
+        **transport.RUN_KWARGS,  # no compression of what carries game state (see webgame.browser.transport)
     )

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from bench.attack import run
-from webgame import ratelimit
+from webgame.guard import ratelimit
 
 
 def test_a_table_plays_on_while_it_is_attacked(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from bench.phone import SOCKET_IO_DELAYS, Phone
-from webgame import page_template
+from webgame.framework import page_template
 
 HTML = ("<script>const app = createApp(parseElements(String.raw`{}`), {prefix: \"\", "
         "query: {'client_id': '0f0e', 'next_message_id': 3}});\n"

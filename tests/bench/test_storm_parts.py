@@ -1,5 +1,5 @@
 """The storm's parts (bench/storm_parts.py) still measure against a real server: a gone page's socket is refused
-(the server the product runs: the early refusal of webgame.stale_sockets), a page loads, a socket connects.
+(the server the product runs: the early refusal of webgame.framework.stale_sockets), a page loads, a socket connects.
 No timing is asserted; benchmarks are run by hand (docs/PERFORMANCE.md)."""
 
 from __future__ import annotations

@@ -21,8 +21,9 @@ from tortoise.backends.base.executor import EXECUTOR_CACHE
 import webgame.app  # noqa: F401 - every webgame module loaded once (see tests/web/conftest.py)
 from bench.load import Server
 from bench.services import Nginx, Postgres, nginx_available, postgres_available
-from webgame import leases, rooms
-from webgame.db import apply_migrations, open_database, tortoise_config
+from webgame.room import rooms
+from webgame.store import leases
+from webgame.store.db import apply_migrations, open_database, tortoise_config
 
 _numbers = itertools.count(1)
 

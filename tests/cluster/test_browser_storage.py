@@ -1,4 +1,4 @@
-"""A browser's storage kept in PostgreSQL (``webgame.browser_storage``): two processes, played by two storage
+"""A browser's storage kept in PostgreSQL (``webgame.framework.browser_storage``): two processes, played by two storage
 objects of the same browser on one database, each with its own copy in memory, as on two machines.
 
 What must hold: a seat kept by one process is found by the other; two writes of one browser at the same moment
@@ -16,9 +16,10 @@ from nicegui.persistence import FilePersistentDict
 from nicegui.storage import Storage
 from tortoise import connections
 
-from webgame import browser_storage, storage_expiry
-from webgame.browser_storage import PostgresStorage, merge
-from webgame.identity import BrowserIdentity
+from webgame.browser import storage_expiry
+from webgame.browser.identity import BrowserIdentity
+from webgame.framework import browser_storage
+from webgame.framework.browser_storage import PostgresStorage, merge
 
 BROWSER = "0c6e7d2a-5b8f-4d8e-9a51-3f1c2b7a9e10"
 

@@ -20,8 +20,7 @@ from bench.drivers import GameRoom, in_game
 from bench.phone import Phone
 from bench.services import Nginx, Postgres, game_process, start_all
 from engine.state import Phase
-from tests.cluster.conftest import ClusterDatabase as Cluster
-from tests.cluster.conftest import fresh_database
+from tests.cluster.conftest import ClusterDatabase as Cluster, fresh_database
 
 pytestmark = pytest.mark.slow
 
@@ -126,7 +125,8 @@ def test_rooms_spread_and_a_killed_process_s_games_finish_elsewhere(cluster: Clu
             print(f"failover: {len(moved)} rooms, {len(moved) * PLAYERS} phones and {len(moved)} TVs back in "
                   f"{failover:.1f} s")
             assert failover < FAILOVER_SECONDS
-            for room in moved:  # each page built again on its new process in place (webgame.page_adoption): the
+            # each page built again on its new process in place (webgame.framework.page_adoption): the
+            for room in moved:
                 for phone in (*room.phones, tvs[room.code]):  # sockets that came while the room was moving came
                     # back later, no reload; the TV too (issue 31.1: it ended on the framework's 500 page)
                     steps = [name for name, _ in phone.trace]

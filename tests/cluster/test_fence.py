@@ -1,4 +1,4 @@
-"""Every write of a room is fenced by its lease, in the write's own transaction (``webgame.leases.fenced``).
+"""Every write of a room is fenced by its lease, in the write's own transaction (``webgame.store.leases.fenced``).
 
 The process here still believes it holds the room (its renewal has not run yet: it was frozen between its
 last look and its write, or woke up just now) while another process has taken the room over in PostgreSQL.
@@ -14,12 +14,13 @@ from typing import Any
 import pytest
 from tortoise import connections
 
-from webgame import leases, rooms, store
-from webgame.cluster import Cluster
+from webgame.cluster.process import Cluster
 from webgame.errors import Refusal
-from webgame.leases import LeaseLost
-from webgame.rooms import Room
-from webgame.table_game import Stage
+from webgame.room import rooms
+from webgame.room.rooms import Room
+from webgame.room.table_game import Stage
+from webgame.store import leases, queries as store
+from webgame.store.leases import LeaseLost
 
 PLAYERS = 5
 

@@ -1,5 +1,5 @@
 """Room leases on PostgreSQL: one owner at a time, a lapsed lease taken over, a stale owner's action refused,
-a hand-over when the proxy sends a room elsewhere (``webgame.leases``, ``webgame.cluster``)."""
+a hand-over when the proxy sends a room elsewhere (``webgame.store.leases``, ``webgame.cluster.process``)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ import pytest
 from tortoise.transactions import in_transaction
 
 from engine.actions import NightAct
-from webgame import leases, rooms, store
-from webgame.cluster import Cluster
+from webgame.cluster.process import Cluster
 from webgame.errors import Refusal
-from webgame.leases import Fence, LeaseLost
+from webgame.room import rooms
+from webgame.store import leases, queries as store
+from webgame.store.leases import Fence, LeaseLost
 
 SHORT = 0.6  # seconds: a lease that lapses within the test
 

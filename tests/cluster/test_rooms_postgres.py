@@ -10,7 +10,7 @@ import pytest
 
 from tests.web import test_rooms as on_sqlite
 from tests.web.conftest import fake_time  # noqa: F401 - the fixture, for the shared tests
-from webgame.db import open_database, tortoise_config
+from webgame.store.db import open_database, tortoise_config
 
 SHARED = [name for name in dir(on_sqlite) if name.startswith("test_")]
 for _name in SHARED:

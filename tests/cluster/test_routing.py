@@ -1,4 +1,4 @@
-"""How a game process of a cluster reads the proxy's URLs (``webgame.cluster.Routing``), and the shipped nginx
+"""How a game process of a cluster reads the proxy's URLs (``webgame.cluster.process.Routing``), and the shipped nginx
 configuration (``deploy/nginx.conf``) being the one the cluster tests run."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.services import COMPOSE_NETWORKS, nginx_config
-from webgame.cluster import Routing
+from webgame.cluster.process import Routing
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -1,12 +1,13 @@
-"""Rate limits across the processes of a cluster (``webgame.shared_limits``), two processes played by two
+"""Rate limits across the processes of a cluster (``webgame.cluster.shared_limits``), two processes played by two
 limiters of the same name on one PostgreSQL database."""
 
 from __future__ import annotations
 
 import pytest
 
-from webgame import ratelimit, shared_limits
-from webgame.ratelimit import Limiter
+from webgame.cluster import shared_limits
+from webgame.guard import ratelimit
+from webgame.guard.ratelimit import Limiter
 
 ADDRESS = "203.0.113.7"
 

@@ -1,5 +1,5 @@
 """Failover to another machine: the phones' seat tokens (``app.storage.user``) are in PostgreSQL, not in the
-processes' folders (``webgame.browser_storage``).
+processes' folders (``webgame.framework.browser_storage``).
 
 Two game processes behind nginx, each with its OWN data folder and ``NICEGUI_STORAGE_PATH``, as on two machines
 that share nothing but PostgreSQL. A room is set up through the proxy (its host creates it on whichever process

@@ -9,8 +9,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from tests.web import test_store as on_sqlite
-from webgame import sqlite_log
-from webgame.db import open_database, tortoise_config
+from webgame.store import sqlite_log
+from webgame.store.db import open_database, tortoise_config
 
 SHARED = [
     "test_create_room_then_find_it_by_code",

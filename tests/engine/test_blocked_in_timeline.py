@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.scenario import run
 from engine.view import timeline
-from webgame.i18n import translator
+from webgame.language.i18n import translator
 from webgame.pages import wording
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine.actions import Action, Deadline, Foul, SendOff, WithdrawFoul
 from engine.bots import Memory, Policy, next_actions

@@ -6,8 +6,7 @@ import copy
 import random
 from dataclasses import fields
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine.actions import (
     Act,

@@ -10,7 +10,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
-from webgame.i18n import LANGUAGES
+from webgame.language.i18n import LANGUAGES
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALES = ROOT / "locales"

@@ -13,7 +13,7 @@ from engine.game import apply, new_game
 from engine.knowledge import MODERATOR
 from engine.state import GameState, Phase
 from engine.view import view
-from webgame.i18n import LANGUAGES, Translator, translator
+from webgame.language.i18n import LANGUAGES, Translator, translator
 from webgame.pages import moderator, outcome, wording
 from webgame.pages.screen import Draft, Node
 

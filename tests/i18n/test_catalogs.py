@@ -9,7 +9,7 @@ import string
 import pytest
 from babel.messages.plurals import get_plural
 
-from webgame.i18n import LANGUAGES
+from webgame.language.i18n import LANGUAGES
 
 from .catalogs import ALL_LANGUAGES, LOCALES, catalog, key, messages, po_path, strings
 

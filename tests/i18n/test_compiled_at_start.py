@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from babel.support import Translations
 
-from webgame import catalogs
-from webgame.i18n import LOCALES_DIR
+from webgame.language import catalogs
+from webgame.language.i18n import LOCALES_DIR
 
 
 def _copy(tmp_path: Path) -> Path:

@@ -13,7 +13,7 @@ from engine.bots import POLICIES, Memory, play
 from engine.game import new_game
 from engine.state import GameState
 from engine.view import timeline
-from webgame.i18n import LANGUAGES, translator
+from webgame.language.i18n import LANGUAGES, translator
 from webgame.pages import wording
 
 from .catalogs import ROOT

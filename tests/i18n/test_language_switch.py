@@ -8,7 +8,7 @@ from collections.abc import Callable
 from nicegui.testing import User
 
 from engine.roles import ROLE_TABLES, Role
-from webgame.i18n import translator
+from webgame.language.i18n import translator
 
 # The web tests' per-test data folder, empty registry and module bookkeeping (autouse), and their helpers.
 from ..web.conftest import isolated_data  # noqa: F401

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from engine.roles import ROLE_TABLES, Role
-from webgame.i18n import LANGUAGES, translator
+from webgame.language.i18n import LANGUAGES, translator
 
 from .catalogs import TRANSLATED, key, messages, strings
 

@@ -14,7 +14,7 @@ from tests.web.conftest import (  # noqa: F401 - fixtures, re-exported
     isolated_data,
     navigation_of_the_page,
 )
-from webgame import page_limits, ratelimit
+from webgame.guard import page_limits, ratelimit
 
 from .stats import STATS
 

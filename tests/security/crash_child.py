@@ -19,9 +19,10 @@ from engine import actions as engine_actions
 from engine.bots import Heuristic, Memory, next_actions
 from engine.errors import RuleError
 from engine.state import Phase
-from webgame import rooms, store
-from webgame.db import open_database, tortoise_config
 from webgame.errors import Refusal
+from webgame.room import rooms
+from webgame.store import queries as store
+from webgame.store.db import open_database, tortoise_config
 
 PLAYERS = 9
 

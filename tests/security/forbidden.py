@@ -27,7 +27,7 @@ from engine.options import OPTION_TABLES
 from engine.roles import ROLE_TABLES, Role, team_of
 from engine.state import GameState, Phase
 from engine.view import view
-from webgame.i18n import LOCALES_DIR, Translator, translator
+from webgame.language.i18n import LOCALES_DIR, Translator, translator
 from webgame.pages import wording
 
 from .oracle import MAFIA_ROLES, PRIVATE_TYPES, Oracle

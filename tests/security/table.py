@@ -20,9 +20,10 @@ from engine.actions import Action, Deadline, Foul, NightAct, Ready, Vote
 from engine.bots import Heuristic, Memory, Policy, next_actions
 from engine.errors import RuleError
 from engine.state import GameState, Phase
-from webgame import rooms, store
 from webgame.errors import Refusal
-from webgame.rooms import Room
+from webgame.room import rooms
+from webgame.room.rooms import Room
+from webgame.store import queries as store
 
 from ..web.helpers import node, tap
 from .oracle import Oracle

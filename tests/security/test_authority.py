@@ -28,11 +28,14 @@ from nicegui.testing import User
 
 from engine.actions import Deadline, EndSpeech, Foul, NightAct, Ready, Vote
 from engine.errors import RuleError
-from webgame import identity, ratelimit, rooms, store
+from webgame.browser import identity
 from webgame.errors import Refusal
-from webgame.models import Seat
+from webgame.guard import ratelimit
 from webgame.pages.screen import Screen
-from webgame.rooms import Room, Stage
+from webgame.room import rooms
+from webgame.room.rooms import Room, Stage
+from webgame.store import queries as store
+from webgame.store.models import Seat
 
 from .conftest import FakeTime
 from .stats import STATS
@@ -287,7 +290,7 @@ def test_secure_cookies_on_request(monkeypatch: pytest.MonkeyPatch) -> None:
     from starlette.routing import Route
     from starlette.testclient import TestClient
 
-    from webgame import transport
+    from webgame.browser import transport
 
     def page(request: Any) -> PlainTextResponse:
         request.session["id"] = "x"

@@ -37,13 +37,16 @@ from nicegui.testing import User
 
 from tests.web.helpers import create_room, join, node, screen_with, tap, wait_for
 from webgame import app as webgame_app
-from webgame import chat_limits, page_limits, ratelimit, rooms, socket_guard, store, transport
+from webgame.browser import transport
+from webgame.browser.identity import clean_name
 from webgame.errors import Refusal
-from webgame.i18n import translator
-from webgame.identity import clean_name
+from webgame.guard import page_limits, ratelimit, socket_guard
+from webgame.language.i18n import translator
 from webgame.pages.game_view import GameView
 from webgame.pages.screen import Draft
 from webgame.pages.screen_model import revealed_nodes
+from webgame.room import chat_limits, rooms
+from webgame.store import queries as store
 
 from .conftest import FakeTime, limits_on_a_clock
 from .stats import STATS

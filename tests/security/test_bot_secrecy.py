@@ -20,9 +20,10 @@ from engine import game as engine_game
 from engine.knowledge import Viewer
 from engine.seat_bots import decide
 from engine.view import view
-from webgame import room_bots, rooms, store, table_game
-from webgame.clock import Clock
-from webgame.rooms import Stage
+from webgame.room import bots as room_bots, rooms, table_game
+from webgame.room.clock import Clock
+from webgame.room.rooms import Stage
+from webgame.store import queries as store
 
 from .conftest import FakeTime
 from .oracle import Oracle

@@ -17,7 +17,7 @@ import pytest
 from nicegui.testing import User
 
 from engine.state import Phase
-from webgame import chat_limits
+from webgame.room import chat_limits
 
 from ..web.helpers import tap, wait_for
 from .conftest import FakeTime

@@ -39,11 +39,11 @@ from engine.bots import Heuristic, Memory, Policy, next_actions
 from engine.errors import RuleError
 from engine.game import replay
 from engine.state import Phase
-from webgame import db as webdb
-from webgame import rooms, store
 from webgame.errors import Refusal
-from webgame.i18n import translator
-from webgame.rooms import Room, refusal_text
+from webgame.language.i18n import translator
+from webgame.room import rooms
+from webgame.room.rooms import Room, refusal_text
+from webgame.store import db as webdb, queries as store
 
 from ..web.helpers import tap
 from .conftest import FakeTime

@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from nicegui.testing import User
 
 from engine import actions as engine_actions
@@ -38,9 +37,10 @@ from engine.errors import RuleError
 from engine.game import apply, new_game
 from engine.options import OPTION_TABLES
 from tests.engine.play_helpers import steps
-from webgame import rooms, store
 from webgame.errors import Refusal
-from webgame.rooms import CHAT_BURST, CHAT_MAX_LENGTH, CHAT_WINDOW, Room
+from webgame.room import rooms
+from webgame.room.rooms import CHAT_BURST, CHAT_MAX_LENGTH, CHAT_WINDOW, Room
+from webgame.store import queries as store
 
 from .conftest import FakeTime
 from .stats import STATS

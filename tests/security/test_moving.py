@@ -14,8 +14,10 @@ import pytest
 from nicegui.testing import User
 
 from tests.web.helpers import create_room, wait_for
-from webgame import leases, ratelimit, rooms
+from webgame.guard import ratelimit
 from webgame.pages import components
+from webgame.room import rooms
+from webgame.store import leases
 
 from .conftest import FakeTime, limits_on_a_clock
 

@@ -12,12 +12,13 @@ from pathlib import Path
 import pytest
 
 from engine.knowledge import Viewer, known_roles
-from webgame import rooms, store
-from webgame.clock import Clock
 from webgame.errors import Refusal
-from webgame.i18n import translator
-from webgame.rooms import Room
-from webgame.seat_moves import HOST_CHANGED, PHONE_CAME_BACK, PHONE_HERE, PHONE_JUST_LEFT, WRONG_CODE
+from webgame.language.i18n import translator
+from webgame.room import rooms
+from webgame.room.clock import Clock
+from webgame.room.rooms import Room
+from webgame.room.seat_moves import HOST_CHANGED, PHONE_CAME_BACK, PHONE_HERE, PHONE_JUST_LEFT, WRONG_CODE
+from webgame.store import queries as store
 
 from .conftest import FakeTime
 from .stats import STATS

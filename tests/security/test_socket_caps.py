@@ -19,7 +19,7 @@ import aiohttp
 import pytest
 
 from bench.load import Server, free_port
-from webgame import socket_guard
+from webgame.guard import socket_guard
 
 from .stats import STATS
 

@@ -20,7 +20,7 @@ from nicegui.testing import User
 
 from engine.state import Phase
 from webgame import app as web_app
-from webgame import transport
+from webgame.browser import transport
 from webgame.pages import evenness
 
 from ..web.helpers import tap

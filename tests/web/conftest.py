@@ -12,8 +12,8 @@ from nicegui.testing import User
 from nicegui.testing.user_navigate import UserNavigate
 
 import webgame.app  # noqa: F401 - every webgame module loaded once, so the snapshot below holds them all
-from webgame import rooms
-from webgame.db import open_database, tortoise_config
+from webgame.room import rooms
+from webgame.store.db import open_database, tortoise_config
 
 
 class FakeTime:

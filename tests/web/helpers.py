@@ -10,10 +10,11 @@ from typing import Any
 from nicegui import background_tasks, ui
 from nicegui.testing import User
 
-from webgame import rooms, store
 from webgame.pages.screen import Screen
 from webgame.pages.screen_model import covered_nodes, model_ids
-from webgame.rooms import Room
+from webgame.room import rooms
+from webgame.room.rooms import Room
+from webgame.store import queries as store
 
 
 def page_dump(user: User) -> str:

@@ -10,6 +10,7 @@ against its package.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -129,7 +130,7 @@ def _circle(graph: dict[str, set[str]], knot: set[str]) -> list[str]:
 class Size:
     """A module's or a class's length in lines, and where it is."""
 
-    where: str  # webgame/rooms.py or webgame/rooms.py:Room
+    where: str  # webgame/room/rooms.py or webgame/room/rooms.py:Room
     lines: int
 
 
@@ -160,3 +161,27 @@ def missing_docstrings(package: str = "webgame", root: Path = ROOT) -> list[str]
         missing += [f"{path.relative_to(root)}:{node.name}" for node in tree.body
                     if isinstance(node, ast.ClassDef) and ast.get_docstring(node) is None]
     return missing
+
+
+def packages(root: Path = ROOT) -> list[str]:
+    """The packages of ``webgame/`` (a folder with an ``__init__.py``), by name: ``room``, ``store``, ..."""
+    return sorted(path.parent.name for path in (root / "webgame").glob("*/__init__.py"))
+
+
+def allowed_imports(root: Path = ROOT) -> dict[str, set[str]]:
+    """Per package, what its ``__init__`` docstring's "May import:" paragraph names: ``webgame.X`` as ``X``,
+    and ``engine``."""
+    allowed = {}
+    for name in packages(root):
+        doc = ast.get_docstring(ast.parse((root / "webgame" / name / "__init__.py").read_text(encoding="utf-8"))) or ""
+        rule = doc.partition("May import:")[2].split("\n\n")[0]
+        named = set(re.findall(r"``webgame\.(\w+)``", rule))
+        allowed[name] = named | ({"engine"} if "``engine``" in rule else set())
+    return allowed
+
+
+def package_sizes(root: Path = ROOT) -> dict[str, int]:
+    """Lines of source per package (its migrations apart)."""
+    return {name: sum(len(path.read_text(encoding="utf-8").splitlines())
+                      for path in (root / "webgame" / name).rglob("*.py") if "migrations" not in path.parts)
+            for name in packages(root)}

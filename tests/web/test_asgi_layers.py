@@ -1,4 +1,5 @@
-"""NiceGUI's three HTTP middlewares, as the plain ASGI layers the server runs (``webgame.asgi_layers``): what a
+"""NiceGUI's three HTTP middlewares, as the plain ASGI layers the server runs (``webgame.framework.asgi_layers``):
+what a
 browser gets from them must be what NiceGUI's own gave it (redirects through the proxy's prefix, cached assets,
 its storage id in the session, the browser storage read-only once the response started)."""
 
@@ -19,7 +20,7 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from webgame import asgi_layers
+from webgame.framework import asgi_layers
 
 
 def _app(layer: type) -> TestClient:
@@ -91,8 +92,8 @@ def test_install_puts_them_where_ui_run_takes_niceguis_from(monkeypatch: pytest.
 
 def test_ui_run_serves_the_sockets_with_websockets_sansio_protocol(monkeypatch: pytest.MonkeyPatch) -> None:
     """``ui.run`` passes ``ws='wsproto'``; the server's socket protocol is websockets' instead, still without
-    per-message compression (the padding of every phone's updates must not be squeezed: webgame.transport)."""
-    from webgame import transport
+    per-message compression (the padding of every phone's updates must not be squeezed: webgame.browser.transport)."""
+    from webgame.browser import transport
 
     monkeypatch.setattr(nicegui.ui_run, "CustomServerConfig", nicegui.ui_run.CustomServerConfig)  # put back after
     transport.sansio_websockets()

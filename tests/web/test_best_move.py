@@ -13,8 +13,8 @@ from nicegui.testing import User
 from engine import best_move
 from engine.actions import NightAct
 from engine.options import UK_OPTIONS
-from webgame.i18n import translator
-from webgame.rooms import Room, Stage
+from webgame.language.i18n import translator
+from webgame.room.rooms import Room, Stage
 
 from .conftest import FakeTime
 from .helpers import click_when_enabled, create_room, has, join, screen_with, settle, tap, wait_for

@@ -14,14 +14,16 @@ import pytest
 from engine.points import as_float, score
 from engine.roles import team_of
 from engine.scenario import run
-from webgame import evening, rooms, store
-from webgame.clock import Clock
-from webgame.db import open_database, tortoise_config
 from webgame.errors import Refusal
-from webgame.i18n import translator
+from webgame.evening import standings as evening
+from webgame.evening.protocol import load_protocol, load_scenario
+from webgame.language.i18n import translator
 from webgame.pages import protocol as protocol_page
-from webgame.protocol_data import load_protocol, load_scenario
-from webgame.rooms import Room, Stage
+from webgame.room import rooms
+from webgame.room.clock import Clock
+from webgame.room.rooms import Room, Stage
+from webgame.store import queries as store
+from webgame.store.db import open_database, tortoise_config
 
 from .conftest import FakeTime
 from .test_room_bots import play_out, room_with_bots

@@ -11,10 +11,10 @@ from typing import Any
 from nicegui.testing import User
 
 from engine.points import as_float, score
-from webgame import evening
-from webgame.i18n import translator
+from webgame.evening import standings as evening
+from webgame.language.i18n import translator
 from webgame.pages.screen import Screen
-from webgame.rooms import Room, Stage
+from webgame.room.rooms import Room, Stage
 
 from .conftest import FakeTime
 from .helpers import click_when_enabled, create_room, screen_with, settle, wait_for

@@ -13,8 +13,9 @@ from pathlib import Path
 from nicegui.testing import User
 
 from bench.phone import Phone
-from webgame import app_manifest, page_template
-from webgame.i18n import LANGUAGES, translator
+from webgame.browser import app_manifest
+from webgame.framework import page_template
+from webgame.language.i18n import LANGUAGES, translator
 from webgame.pages.screen import Screen
 
 from .helpers import create_room, node, settle, start_game, tap

@@ -1,4 +1,4 @@
-"""``webgame.framework``: NiceGUI's ``expects_arguments``, remembered for bound methods, answers as before."""
+"""``webgame.framework.outbox``: NiceGUI's ``expects_arguments``, remembered for bound methods, answers as before."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 from nicegui import helpers, ui
 from nicegui.testing import User
 
-from webgame import framework
+from webgame.framework import outbox as framework
 
 
 class Handlers:

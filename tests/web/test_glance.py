@@ -17,10 +17,10 @@ import pytest
 from nicegui.testing import User
 
 from engine.state import Phase
-from webgame import rooms
 from webgame.pages.screen import Screen
 from webgame.pages.screen_model import revealed_nodes
-from webgame.rooms import Room
+from webgame.room import rooms
+from webgame.room.rooms import Room
 
 from .helpers import covered_screen, settle, start_game, tap, wait_for
 
@@ -130,7 +130,7 @@ async def test_uk_covered_screens_are_alike_for_every_role(create_user: Callable
         await room.skip(room.host_hash, state.step)
         await settle()
     assert state.phase is Phase.NIGHT and room.holding()
-    assert_alike(room, users, "uk day 1's result, held before the night")  # webgame.result_hold
+    assert_alike(room, users, "uk day 1's result, held before the night")  # webgame.room.result_hold
     await room.skip(room.host_hash, state.step)  # the host's "End now": the night begins
     await settle()
     assert state.phase is Phase.NIGHT and not room.holding()

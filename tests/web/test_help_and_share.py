@@ -13,10 +13,10 @@ from nicegui.testing import User
 
 from engine.options import OPTION_TABLES
 from engine.roles import ROLE_TABLES
-from webgame import room_codes, store, tokens
-from webgame.i18n import LANGUAGES, translator
+from webgame.language.i18n import LANGUAGES, translator
 from webgame.pages import wording
 from webgame.pages.screen import Screen
+from webgame.store import queries as store, room_codes, tokens
 
 from .helpers import covered_ids, create_room, join, node, page_dump, start_game, tap, texts, wait_for
 

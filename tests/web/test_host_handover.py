@@ -10,11 +10,12 @@ import pytest
 from nicegui.testing import User
 
 from engine.actions import Foul
-from webgame import rooms, store
-from webgame.clock import Clock
-from webgame.db import open_database, tortoise_config
 from webgame.errors import Refusal
-from webgame.rooms import Room
+from webgame.room import rooms
+from webgame.room.clock import Clock
+from webgame.room.rooms import Room
+from webgame.store import queries as store
+from webgame.store.db import open_database, tortoise_config
 
 from .conftest import FakeTime
 from .helpers import node, start_game, tap, texts, wait_for

@@ -8,9 +8,9 @@ from collections.abc import Callable
 
 from nicegui.testing import User
 
-from webgame import rooms
-from webgame.clock import Clock
-from webgame.moderator_presence import MODERATOR_GONE
+from webgame.room import rooms
+from webgame.room.clock import Clock
+from webgame.room.moderator_presence import MODERATOR_GONE
 
 from .conftest import FakeTime
 from .helpers import node, settle, texts, wait_for

@@ -20,7 +20,7 @@ from engine.roles import ROLE_TABLES
 from engine.state import GameState, Phase
 from engine.view import view
 from webgame.errors import Refusal
-from webgame.i18n import LANGUAGES, translator
+from webgame.language.i18n import LANGUAGES, translator
 from webgame.pages import narration, wording
 from webgame.pages.narration import Phrase, clip_texts, phrases, public_events, render
 

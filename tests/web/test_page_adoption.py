@@ -1,5 +1,6 @@
 """After a restart a phone's page is built again in place, under the id its browser still holds
-(``webgame.page_adoption``): no reload, the same browser's own page (its seat, its role's screen), and the game
+(``webgame.framework.page_adoption``): no reload, the same browser's own page (its seat, its role's screen), and the
+game
 goes on. A socket that names a page the server will not build that way is refused as before, and the browser
 reloads. Against a real server process, killed and started again on the same data."""
 

@@ -1,4 +1,5 @@
-"""A page's elements in its HTML, escaped the fast way (``webgame.page_escape``): the same text as NiceGUI's own
+"""A page's elements in its HTML, escaped the fast way (``webgame.framework.page_escape``): the same text as NiceGUI's
+own
 escaping, so a hostile name still cannot break out of the page's JSON."""
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ import nicegui.client
 from nicegui.testing import User
 
 from tests.web.helpers import create_room
-from webgame import page_escape
+from webgame.framework import page_escape
 
 HOSTILE = 'Олександр</script><script>alert(`$x` & "y")</script>'
 

@@ -11,7 +11,7 @@ from nicegui.testing import User
 from engine.actions import NightAct, Ready, Vote
 from webgame.pages.room import RoomPage
 from webgame.pages.screen import Screen
-from webgame.rooms import Room
+from webgame.room.rooms import Room
 
 from .helpers import click_when_enabled, create_room, has, join, settle, tap, wait_for
 

@@ -10,9 +10,9 @@ from nicegui.testing import User
 from engine.actions import EndSpeech, Foul, NightAct, Nominate, Ready, Vote
 from engine.roles import ROLE_TABLES, Role
 from engine.state import Phase
-from webgame import rooms
-from webgame.clock import Clock
-from webgame.rooms import Room
+from webgame.room import rooms
+from webgame.room.clock import Clock
+from webgame.room.rooms import Room
 
 from .conftest import FakeTime
 from .helpers import (

@@ -6,7 +6,7 @@ import httpx
 import pytest
 from nicegui.testing import User
 
-from webgame import rooms
+from webgame.room import rooms
 
 from .helpers import click_when_enabled, create_room, join, node, page_dump, seat_directly, tap, wait_for
 

@@ -7,9 +7,9 @@ import asyncio
 
 import pytest
 
-from webgame import subscribers
-from webgame.chat import ChatLine
-from webgame.subscribers import Audience
+from webgame.room import subscribers
+from webgame.room.chat import ChatLine
+from webgame.room.subscribers import Audience
 
 
 class Page:

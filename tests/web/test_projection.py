@@ -13,10 +13,11 @@ from engine.actions import Action, Deadline, NightAct
 from engine.bots import Heuristic, Memory, next_actions
 from engine.knowledge import MODERATOR, SPECTATOR, Viewer, known_roles, visible_events
 from engine.state import Phase
-from webgame import rooms, store
 from webgame.errors import Refusal
-from webgame.projection import Projection
-from webgame.rooms import Room
+from webgame.room import rooms
+from webgame.room.projection import Projection
+from webgame.room.rooms import Room
+from webgame.store import queries as store
 
 from .conftest import FakeTime
 
@@ -114,7 +115,7 @@ async def test_events_are_the_engines_for_each_viewer_in_order(db: Path, fake_ti
             break
         memory.update(state)
         moves: list[Action] = list(next_actions(state, bot)) or [Deadline(state.step)]
-        if room.holding():  # the day's result on the screens (webgame.result_hold): the host ends it at once
+        if room.holding():  # the day's result on the screens (webgame.room.result_hold): the host ends it at once
             await room.skip(room.host_hash, state.step)
         for move in moves:
             if isinstance(move, Deadline):

@@ -14,12 +14,12 @@ import pytest
 
 from engine.actions import MODERATOR_ACTIONS, Deadline
 from engine.scenario import run
-from webgame import rooms, store
-from webgame.i18n import translator
-from webgame.pages import protocol as protocol_page
-from webgame.pages import wording
-from webgame.protocol_data import Protocol, lines, load_protocol
-from webgame.rooms import Stage
+from webgame.evening.protocol import Protocol, lines, load_protocol
+from webgame.language.i18n import translator
+from webgame.pages import protocol as protocol_page, wording
+from webgame.room import rooms
+from webgame.room.rooms import Stage
+from webgame.store import queries as store
 
 from .conftest import FakeTime
 from .helpers import seat_directly

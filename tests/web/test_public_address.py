@@ -12,10 +12,10 @@ from nicegui import core
 from nicegui.testing import User
 from starlette.requests import Request
 
-from webgame import public_address
-from webgame.i18n import translator
+from webgame.browser import public_address
+from webgame.browser.public_address import Address, Reach
+from webgame.language.i18n import translator
 from webgame.pages import components, reach_note
-from webgame.public_address import Address, Reach
 
 from .helpers import create_room, node, texts
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from starlette.requests import Request
 
-from webgame import transport
+from webgame.browser import transport
 from webgame.pages import components
 
 

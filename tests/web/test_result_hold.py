@@ -1,4 +1,4 @@
-"""The day's result held on every screen before the night (issue 27 point 5, ``webgame.result_hold``): the room's
+"""The day's result held on every screen before the night (issue 27 point 5, ``webgame.room.result_hold``): the room's
 clock holds the night back ``result_hold`` seconds, a night choice meanwhile is refused, every phone and the TV
 show the same result screen, then the night runs its full time; a restart during the hold resumes it."""
 
@@ -13,12 +13,13 @@ from nicegui.testing import User
 
 from engine.actions import NightAct, Ready, Vote
 from engine.state import Phase
-from webgame import rooms, store
-from webgame.clock import Clock
-from webgame.db import open_database, tortoise_config
 from webgame.errors import Refusal
-from webgame.result_hold import NOT_YET
-from webgame.rooms import Room
+from webgame.room import rooms
+from webgame.room.clock import Clock
+from webgame.room.result_hold import NOT_YET
+from webgame.room.rooms import Room
+from webgame.store import queries as store
+from webgame.store.db import open_database, tortoise_config
 
 from .conftest import FakeTime
 from .helpers import covered_screen, has, node, settle, start_game, texts, wait_for

@@ -10,12 +10,13 @@ import pytest
 
 from engine.seat_bots import decide
 from engine.state import Phase
-from webgame import rooms, store
-from webgame.clock import Clock
-from webgame.db import open_database, tortoise_config
 from webgame.errors import Refusal
-from webgame.room_bots import THINKING_SECONDS
-from webgame.rooms import Room, Stage
+from webgame.room import rooms
+from webgame.room.bots import THINKING_SECONDS
+from webgame.room.clock import Clock
+from webgame.room.rooms import Room, Stage
+from webgame.store import queries as store
+from webgame.store.db import open_database, tortoise_config
 
 from .conftest import FakeTime
 
@@ -155,7 +156,7 @@ async def test_a_bot_decides_only_from_its_own_seat_view(db: Path, fake_time: Fa
     a town bot knows one role, its own; a mafia bot its team; and every action goes through ``Room.act``."""
     from engine.knowledge import Viewer
     from engine.view import view
-    from webgame import room_bots
+    from webgame.room import bots as room_bots
 
     room, host = await room_with_bots("uk", 11)
     await room.start(host)

@@ -11,11 +11,12 @@ import pytest
 from engine.actions import Foul, NightAct, Ready, Vote
 from engine.errors import RuleError
 from engine.state import Phase
-from webgame import rooms, store
-from webgame.clock import Clock
-from webgame.db import open_database, tortoise_config
 from webgame.errors import Refusal
-from webgame.rooms import Room, Stage
+from webgame.room import rooms
+from webgame.room.clock import Clock
+from webgame.room.rooms import Room, Stage
+from webgame.store import queries as store
+from webgame.store.db import open_database, tortoise_config
 
 from .conftest import FakeTime
 
@@ -132,7 +133,7 @@ async def test_an_unsaved_action_changes_nothing(
         raise store.ActionIndexConflict(game_id, index, index + 1)
 
     monkeypatch.setattr(store, "append_action", disk_full)
-    with pytest.raises(Refusal):  # said to the player in his language (webgame.table_game.TableGame.apply)
+    with pytest.raises(Refusal):  # said to the player in his language (webgame.room.table_game.TableGame.apply)
         await room.act(hashes[1], NightAct(2, "pass"))
     assert room.state == before and room.state.step == before.step
     monkeypatch.setattr(store, "append_action", conflict)

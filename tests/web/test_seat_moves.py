@@ -11,11 +11,13 @@ import pytest
 from nicegui.testing import User
 
 from engine.actions import NightAct
-from webgame import ratelimit, rooms, store
-from webgame.db import open_database, tortoise_config
 from webgame.errors import Refusal
-from webgame.rooms import Room
-from webgame.seat_moves import MOVE_CODE_LENGTH, MOVE_CODE_SECONDS, WRONG_CODE
+from webgame.guard import ratelimit
+from webgame.room import rooms
+from webgame.room.rooms import Room
+from webgame.room.seat_moves import MOVE_CODE_LENGTH, MOVE_CODE_SECONDS, WRONG_CODE
+from webgame.store import queries as store
+from webgame.store.db import open_database, tortoise_config
 
 from .conftest import FakeTime
 from .helpers import covered_ids, create_room, join, node, settle, start_game, tap, texts, wait_for

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from nicegui.testing import User
 
-from webgame.rooms import Room
+from webgame.room.rooms import Room
 
 from .conftest import FakeTime
 from .helpers import node, settle, start_game, tap, texts, wait_for

@@ -11,8 +11,8 @@ import pytest
 from nicegui import Client
 from starlette.types import Message
 
-from webgame import page_adoption, stale_sockets
-from webgame.stale_sockets import StaleSockets
+from webgame.framework import page_adoption, stale_sockets
+from webgame.framework.stale_sockets import StaleSockets
 
 QUERY = "client_id={id}&next_message_id=3&implicit_handshake=true&document_id=d&tab_id=t&EIO=4&transport=websocket"
 

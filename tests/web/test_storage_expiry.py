@@ -14,7 +14,7 @@ import pytest
 from nicegui.storage import Storage
 from nicegui.testing import User
 
-from webgame import language_cookie, storage_expiry
+from webgame.browser import language_cookie, storage_expiry
 
 from .helpers import create_room, tap, wait_for
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from nicegui.persistence.file_persistent_dict import FilePersistentDict
 from nicegui.testing import User
 
-from webgame import identity
+from webgame.browser import identity
 
 
 async def _settled(path: Path, before: int) -> bool:

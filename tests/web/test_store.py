@@ -15,11 +15,11 @@ from tortoise import timezone
 from tortoise.context import TortoiseContext
 from tortoise.migrations.autodetector import MigrationAutodetector
 
-from webgame import sqlite_log, store, tokens
-from webgame.db import apply_migrations, open_database, register_database, tortoise_config
-from webgame.models import ActionRecord, Room, RoomStatus, Seat
+from webgame.store import queries as store, sqlite_log, tokens
+from webgame.store.db import apply_migrations, open_database, register_database, tortoise_config
+from webgame.store.models import ActionRecord, Room, RoomStatus, Seat
 
-MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "webgame" / "migrations"
+MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "webgame" / "store" / "migrations"
 
 
 def sqlite_config(path: Path) -> dict[str, Any]:
@@ -134,7 +134,7 @@ async def test_start_game_numbers_games_and_marks_the_room_playing(db: Path) -> 
 @pytest.fixture(params=["one trip", "orm"])
 def log_writer(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Both ways of writing the action log keep its contract: SQLite's one trip to the database thread
-    (``webgame.sqlite_log``) and the ORM's transaction (PostgreSQL's way)."""
+    (``webgame.store.sqlite_log``) and the ORM's transaction (PostgreSQL's way)."""
     if request.param == "orm":
         monkeypatch.setattr(sqlite_log, "client", lambda: None)
     return str(request.param)

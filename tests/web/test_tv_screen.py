@@ -10,9 +10,9 @@ import pytest
 from nicegui.testing import User
 
 from engine.actions import Foul, NightAct, Ready, Vote
-from webgame import moderator_presence, rooms
-from webgame.clock import Clock
 from webgame.pages import tv_table
+from webgame.room import moderator_presence, rooms
+from webgame.room.clock import Clock
 
 from .conftest import FakeTime
 from .helpers import click_when_enabled, create_room, has, join, settle, start_game, texts, wait_for
@@ -53,7 +53,7 @@ async def test_the_tv_holds_the_votes_result_alone_then_shows_the_table_again(
     await tv.should_see(content="Day 1")
     await tv.should_see(marker="phase", content="Night 2")  # the room holds the result before the night
     assert not has(tv, "seat-1") and not has(tv, "progress")
-    fake_time.advance(5)  # the room's hold of the day's result (webgame.result_hold) is over: the night begins
+    fake_time.advance(5)  # the room's hold of the day's result (webgame.room.result_hold) is over: the night begins
     await Clock(rooms.registry).tick()
     await wait_for(lambda: has(tv, "seat-1"), timeout=3.0)  # ... then the whole screen again
     await tv.should_not_see(marker="result")

@@ -30,10 +30,10 @@ from typing import TYPE_CHECKING, Any
 
 from nicegui import ui
 
-from webgame import chat_limits
-from webgame.chat import ChatLine
 from webgame.pages import components, evenness
 from webgame.pages.screen import Draft, Screen
+from webgame.room import chat_limits
+from webgame.room.chat import ChatLine
 
 if TYPE_CHECKING:
     from webgame.pages.page_protocols import GameScreen

@@ -17,24 +17,16 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from engine.errors import RuleError
-from webgame import (
-    heartbeat,
-    language_cookie,
-    leases,
-    page_limits,
-    page_template,
-    public_address,
-    ratelimit,
-    room_lookup,
-    storage_expiry,
-    store,
-    transport,
-)
+from webgame.browser import heartbeat, language_cookie, public_address, storage_expiry, transport
+from webgame.browser.identity import BrowserIdentity
 from webgame.errors import Refusal
-from webgame.i18n import LANGUAGES, N_, Translator, from_accept_language, translator
-from webgame.identity import BrowserIdentity
+from webgame.framework import page_template
+from webgame.guard import page_limits, ratelimit
+from webgame.language.i18n import LANGUAGES, N_, Translator, from_accept_language, translator
 from webgame.pages.screen import Draft, Screen
-from webgame.rooms import Room, refusal_text, registry
+from webgame.room import lookup as room_lookup
+from webgame.room.rooms import Room, refusal_text, registry
+from webgame.store import leases, queries as store
 
 E = TypeVar("E", bound=ui.element)
 
@@ -51,7 +43,7 @@ def testid(element: E, name: str) -> E:
 
 
 def read_identity(request: Request) -> BrowserIdentity:
-    """This browser's storage and language, read once in a page builder (see ``webgame.identity``)."""
+    """This browser's storage and language, read once in a page builder (see ``webgame.browser.identity``)."""
     storage = app.storage.user
     storage_expiry.touch(storage)  # in use: its age counts from now (at most one write a day)
     language = language_cookie.cookie_language(request) or storage.get("lang")  # (an older version kept it there)
@@ -74,7 +66,7 @@ def page_head(_: Translator, request: Request) -> None:
     own texts in the reader's language (the connection-lost banner), and the words a phone shows while the
     scripts are still coming (``page_template.prelude``)."""
     ui.add_head_html(page_template.HEAD)
-    ui.add_head_html(heartbeat.texts_head(_))  # the offline badge's words (static/phone.js, webgame.heartbeat)
+    ui.add_head_html(heartbeat.texts_head(_))  # the offline badge's words (static/phone.js, webgame.browser.heartbeat)
     page_template.framework_texts(_, request)
     ui.add_body_html(page_template.prelude(_))
 
@@ -175,7 +167,7 @@ def tv_url(request: Request, code: str) -> str:
 
 
 def room_url(request: Request, code: str) -> str:
-    """The link people open to join: this server's address as the phones reach it (``webgame.public_address``:
+    """The link people open to join: this server's address as the phones reach it (``webgame.browser.public_address``:
     ``PUBLIC_URL``, this machine's LAN address for a page opened on localhost) and the room's code."""
     return f"{transport.public_base(public_address.base_url(request))}/r/{code}"
 
@@ -260,7 +252,7 @@ async def open_room(request: Request, code: str, identity: BrowserIdentity,
     learns nothing until his attempts come back; no lookup is made). A right code then builds a page only if
     the browser and the address may build one more (``ratelimit.PAGES``) and the room has room for another page
     without a seat (``page_limits``). ``moving_page=False``: a room moving raises ``leases.RoomMoving`` instead
-    (a page built again in place for a socket, ``webgame.page_adoption``, then tells the socket to come back).
+    (a page built again in place for a socket, ``webgame.framework.page_adoption``, then tells the socket to come back).
     In a cluster a lookup waits at most ``room_lookup.LOOKUP_SECONDS`` (then the room is moving), and a code
     typed with a look-alike is redirected to the room's own spelling, which the proxy sends to its process."""
     try:
@@ -329,7 +321,7 @@ def no_room(_: Translator, identity: BrowserIdentity) -> None:
         ui.label(_("There is no room with this code.")).classes("mafia-big")
         ui.label(_("Check the code, or wait a minute if you tried many.")).classes("mafia-muted")
         # A plain anchor: NiceGUI would put the page's prefix before a ui.link's "/" (in a cluster /r/CODE/,
-        # which is the room again: webgame.cluster.Routing).
+        # which is the room again: webgame.cluster.process.Routing).
         back = html.escape(_("Back to the start page"))
         ui.html(f'<a class="nicegui-link" href="/">{back}</a>')
 

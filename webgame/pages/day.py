@@ -217,7 +217,7 @@ def yes_count(view: GameView, d: Draft) -> None:
 def moderator_panel(view: GameView, d: Draft, own_choice: Any = None) -> None:
     """uk: the moderator gives fouls (0.5 or 1; 2 at once at night, for gestures or sounds), takes the last one
     back, or sends a player from the table. The foul that removes a player, and a send-off, ask first.
-    ``own_choice``: a player holding a gone moderator's controls (``webgame.host_watch``): the card sits in the
+    ``own_choice``: a player holding a gone moderator's controls (``webgame.room.host_watch``): the card sits in the
     third part, under his own seat's panel, with this choice (not his seat's pick) and no bar of its own."""
     _, p = view.page.t, view.p
     action = view.action("foul")

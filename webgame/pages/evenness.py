@@ -29,7 +29,7 @@ from nicegui import Client, ui
 from nicegui.dependencies import JsComponent
 from nicegui.outbox import Deleted
 
-from webgame.rooms import Room, Stage
+from webgame.room.rooms import Room, Stage
 
 if TYPE_CHECKING:
     from webgame.pages.page_protocols import PhonePage as RoomPage

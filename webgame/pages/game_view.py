@@ -13,14 +13,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action
-from webgame import moderator_presence
-from webgame.chat import ChatLine
 from webgame.pages import components, day, moving, night, outcome, wording
 from webgame.pages.chat_part import ChatPart
 from webgame.pages.moderator import moderator_night
 from webgame.pages.record_part import RecordPart
 from webgame.pages.screen import Draft
-from webgame.projection import Projection
+from webgame.room import moderator_presence
+from webgame.room.chat import ChatLine
+from webgame.room.projection import Projection
 
 if TYPE_CHECKING:
     from webgame.pages.page_protocols import PhonePage as RoomPage
@@ -81,7 +81,7 @@ class GameView:
         return me if isinstance(me, dict) else None
 
     def action(self, kind: str) -> dict[str, Any] | None:
-        actions = [*self.p.get("actions", []), *self.p.get("moderator_actions", [])]  # webgame.host_watch
+        actions = [*self.p.get("actions", []), *self.p.get("moderator_actions", [])]  # webgame.room.host_watch
         return next((a for a in actions if a.get("type") == kind), None)
 
     def pending(self) -> Any:
@@ -315,7 +315,7 @@ _FOUL_CHOICES: weakref.WeakKeyDictionary[GameView, FoulChoice] = weakref.WeakKey
 
 
 def third_part(view: GameView, d: Draft) -> None:
-    """A player's moderator controls (``webgame.host_watch``: his own foul choice, apart from his seat's pick),
+    """A player's moderator controls (``webgame.room.host_watch``: his own foul choice, apart from his seat's pick),
     the news, the role's help, the players (``record_part``), moving a seat to another phone (``moving``)."""
     seat, page = view.viewer_kind == "seat", view.page
     if seat and view.p.get("moderator_actions"):

@@ -5,11 +5,13 @@ from __future__ import annotations
 from nicegui import ui
 from starlette.requests import Request
 
-from webgame import language_cookie, page_limits, ratelimit, room_codes, store
-from webgame.i18n import LANGUAGES, Translator
+from webgame.browser import language_cookie
+from webgame.guard import page_limits, ratelimit
+from webgame.language.i18n import LANGUAGES, Translator
 from webgame.pages import components, wording
 from webgame.pages.components import testid
-from webgame.rooms import RULE_SETS, registry
+from webgame.room.rooms import RULE_SETS, registry
+from webgame.store import queries as store, room_codes
 
 
 def register() -> None:
@@ -58,7 +60,7 @@ def register() -> None:
                 ui.notify(_("A room code has 5 letters and digits, like K7QXM."), type="warning", position="top")
                 return
             # No limit on a right code: only wrong ones are counted, per browser (and loosely per address); out
-            # of attempts, the browser waits before any lookup (webgame/ratelimit.py).
+            # of attempts, the browser waits before any lookup (webgame/guard/ratelimit.py).
             known = identity.token_for(typed) is not None or ratelimit.VISITS.has(identity.browser, typed)
             if not known and ratelimit.WRONG_CODES.blocked(identity.browser, address):
                 seconds = ratelimit.WRONG_CODES.wait_seconds(identity.browser, address)

@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 from nicegui import ui
 
-from webgame import page_limits, ratelimit, store
+from webgame.guard import page_limits, ratelimit
 from webgame.pages import components, lobby_settings, lobby_summary, moving, reach_note, wording
 from webgame.pages.screen import Draft
+from webgame.store import queries as store
 
 if TYPE_CHECKING:
     from webgame.pages.page_protocols import PhonePage as RoomPage
@@ -187,7 +188,7 @@ class LobbyView:
                  aria_label=_("Move up"))
         d.button("", lambda: move(1), f"down-{seat_id}", icon="arrow_downward", flat=True,
                  enabled=index < count - 1, aria_label=_("Move down"))
-        if not is_bot:  # a code for this person's new phone (webgame.seat_moves)
+        if not is_bot:  # a code for this person's new phone (webgame.room.seat_moves)
             moving.host_move_button(d, self.page, seat_id)
         if not is_host_seat:
             d.button("", make_host, f"host-{seat_id}", icon="star_outline", flat=True, tip=_("Make host"))
@@ -219,7 +220,7 @@ class LobbyView:
 
 
 def bot_controls(page: RoomPage, d: Draft, has_bots: bool) -> None:
-    """The host fills empty seats with bots (they play from their own seat's screen, webgame.room_bots)."""
+    """The host fills empty seats with bots (they play from their own seat's screen, webgame.room.bots)."""
     _, room, token_hash = page.t, page.room, page.token_hash
 
     async def add(level: str = "simple") -> None:

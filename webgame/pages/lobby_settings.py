@@ -17,8 +17,8 @@ from engine.dealing import PLAYER_RANGE
 from engine.options import OPTION_TABLES, OptionSpec
 from webgame.pages import components, narration, narrator_controls, wording
 from webgame.pages.components import testid
-from webgame.rooms import RULE_SETS
-from webgame.seating import HANDOVER_RANGE
+from webgame.room.rooms import RULE_SETS
+from webgame.room.seating import HANDOVER_RANGE
 
 if TYPE_CHECKING:
     from webgame.pages.page_protocols import PhonePage as RoomPage
@@ -117,7 +117,7 @@ def narrator_inputs(page: RoomPage) -> None:
 
 
 def handover_inputs(page: RoomPage) -> None:
-    """When the host's phone is gone: after how long his role passes on (webgame.host_watch), and, uk, whether
+    """When the host's phone is gone: after how long his role passes on (webgame.room.host_watch), and, uk, whether
     a player may take a gone moderator's controls mid-game."""
     _, room, token_hash = page.t, page.room, page.token_hash
     low, high = HANDOVER_RANGE

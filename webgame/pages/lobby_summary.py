@@ -10,18 +10,19 @@ from typing import TYPE_CHECKING
 from engine.dealing import table
 from engine.options import OPTION_TABLES
 from engine.roles import ROLE_TABLES
-from webgame.i18n import Translator
+from webgame.language.i18n import Translator
 from webgame.pages import wording
 
 if TYPE_CHECKING:
     from webgame.pages.screen import Draft
-    from webgame.rooms import Room
+    from webgame.room.rooms import Room
 
 
 class Folds:
     """The folds of one page's lobby that its player has opened. What a fold holds (the rules' options, what each
     role does: 5 KB in Uzbek) is sent only once he opens it: most phones never do, and a room link's page is sent
-    uncompressed (``webgame.transport``) on every visit (docs/PERFORMANCE.md: 20 KB again, e2e/test_first_load)."""
+    uncompressed (``webgame.browser.transport``) on every visit (docs/PERFORMANCE.md: 20 KB again,
+    e2e/test_first_load)."""
 
     def __init__(self) -> None:
         self.opened: set[str] = set()

@@ -1,10 +1,10 @@
-"""A seat moved to another phone (``webgame.seat_moves``), as the phones draw it, and the room's notices.
+"""A seat moved to another phone (``webgame.room.seat_moves``), as the phones draw it, and the room's notices.
 
 - The owner asks for a code on his own phone: in the game it is drawn behind the reveal only (a glance at the
   covered screen must not be able to take the seat), with its QR code (``/qr/CODE/move/MOVE``, served only to the
   browser whose seat the code moves).
 - The host asks for a code for a person's seat whose phone is dead: in the lobby for anyone, once roles are dealt
-  only for a seat whose phone has been gone for the hand-over delay (``webgame.seat_moves``: the room refuses
+  only for a seat whose phone has been gone for the hand-over delay (``webgame.room.seat_moves``: the room refuses
   any other, with why); he reads it to the person in front of him. Every phone and the TV are told who asked;
   the old phone, back, is told that its seat moved (``notices``).
 - A phone without a seat types the code (the lobby's join card, a spectator's game screen), or opens the QR
@@ -22,11 +22,13 @@ from nicegui import ui
 from starlette.requests import Request
 from starlette.responses import Response
 
-from webgame import moderator_presence, page_limits, ratelimit, store
 from webgame.errors import Refusal
+from webgame.guard import page_limits, ratelimit
 from webgame.pages import components, wording
-from webgame.rooms import registry
-from webgame.seat_moves import MOVE_CODE_SECONDS, WRONG_CODE, normalize
+from webgame.room import moderator_presence
+from webgame.room.rooms import registry
+from webgame.room.seat_moves import MOVE_CODE_SECONDS, WRONG_CODE, normalize
+from webgame.store import queries as store
 
 if TYPE_CHECKING:
     from webgame.pages.page_protocols import PhonePage

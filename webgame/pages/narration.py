@@ -20,7 +20,7 @@ from typing import Any
 
 from engine.roles import ROLE_TABLES
 from webgame.errors import Refusal
-from webgame.i18n import LANGUAGES, N_, Translator
+from webgame.language.i18n import LANGUAGES, N_, Translator
 from webgame.pages import wording
 
 SEATS = range(1, 31)  # the largest table (uz: 30): a recorded number per seat

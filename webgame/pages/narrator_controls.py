@@ -12,7 +12,7 @@ from typing import Any
 from nicegui import ui
 
 from webgame.errors import Refusal
-from webgame.i18n import LANGUAGES, Translator
+from webgame.language.i18n import LANGUAGES, Translator
 from webgame.pages import components
 from webgame.pages.components import testid
 from webgame.pages.narration import NarratorSettings, set_language, set_on

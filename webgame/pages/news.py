@@ -1,6 +1,6 @@
 """The news as sentences: what a viewer may read of the game, the last night and day apart from before.
 
-Made only from a projection (``webgame.projection.Projection``): its view (rule set, day, phase) and the
+Made only from a projection (``webgame.room.projection.Projection``): its view (rule set, day, phase) and the
 events the engine lets this viewer read, in order. Shared by the phones (``game_view``) and the TV.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from webgame.i18n import Translator
+from webgame.language.i18n import Translator
 from webgame.pages import wording
 
 NewsLine = tuple[str, bool]  # a sentence, and whether only some seats were told it (shown behind the reveal)

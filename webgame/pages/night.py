@@ -65,7 +65,7 @@ def result(view: GameView, d: Draft) -> None:
 
 
 def held_result(view: GameView, d: Draft) -> None:
-    """The day's result held on every screen before the night begins (``webgame.result_hold``): the same words
+    """The day's result held on every screen before the night begins (``webgame.room.result_hold``): the same words
     for every role and no button; the countdown above runs to the night."""
     proj, _ = view.proj, view.page.t
     lines = day_result(_, view.p, proj.events, view.name_of) if proj is not None else []

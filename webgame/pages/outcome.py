@@ -6,7 +6,7 @@ from collections.abc import Callable
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
-from webgame.i18n import Translator
+from webgame.language.i18n import Translator
 from webgame.pages import components, standings, wording
 
 if TYPE_CHECKING:

@@ -14,12 +14,12 @@ if TYPE_CHECKING:
     from nicegui import Client, ui
 
     from engine.actions import Action
-    from webgame.i18n import Translator
-    from webgame.identity import BrowserIdentity
+    from webgame.browser.identity import BrowserIdentity
+    from webgame.browser.public_address import Reach
+    from webgame.language.i18n import Translator
     from webgame.pages.screen import Draft, ScreenSection
-    from webgame.projection import Projection
-    from webgame.public_address import Reach
-    from webgame.rooms import Room
+    from webgame.room.projection import Projection
+    from webgame.room.rooms import Room
 
 
 class PendingChoice(Protocol):

@@ -23,11 +23,12 @@ from fastapi.responses import HTMLResponse, Response
 from nicegui import app
 from starlette.requests import Request
 
-from webgame import evening, store
-from webgame.i18n import N_, Translator
+from webgame.evening import standings as evening
+from webgame.evening.protocol import Protocol, load_protocol, load_scenario
+from webgame.language.i18n import N_, Translator
 from webgame.pages import components, wording
-from webgame.protocol_data import Protocol, load_protocol, load_scenario
-from webgame.records import RoomRecord
+from webgame.store import queries as store
+from webgame.store.records import RoomRecord
 
 LEFT = {"vote": N_("Voted out"), "fouls": N_("Removed for fouls"), "kamikaze": N_("Taken along by the kamikaze")}
 KILLED = N_("Killed at night")  # the other causes: a night's (RULES.md)

@@ -1,14 +1,14 @@
 """The one line a lobby opened on the server's own machine (``http://localhost:8080``) shows: where the phones join.
 
 The links, the QR code and the share targets of such a page already use that address
-(``webgame.public_address``); the line says why they differ from the laptop's address bar, and what to do when
+(``webgame.browser.public_address``); the line says why they differ from the laptop's address bar, and what to do when
 no address could be found."""
 
 from __future__ import annotations
 
-from webgame.i18n import N_, Translator
+from webgame.browser.public_address import Reach
+from webgame.language.i18n import N_, Translator
 from webgame.pages.screen import Draft
-from webgame.public_address import Reach
 
 LAN = N_("Phones join at {link}: this computer's address on your network.")
 OTHERS = N_("If a phone cannot open it, try: {links}")

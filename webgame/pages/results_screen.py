@@ -25,15 +25,15 @@ from typing import Any
 from nicegui import Client, background_tasks, ui
 from starlette.requests import Request
 
-from webgame import moderator_presence
-from webgame.i18n import N_, Translator, translator
-from webgame.identity import BrowserIdentity
-from webgame.page_template import static_url
+from webgame.browser.identity import BrowserIdentity
+from webgame.framework.page_template import static_url
+from webgame.language.i18n import N_, Translator, translator
 from webgame.pages import components, narration, narrator_controls, standings, tv_parts, tv_route, tv_table, wording
 from webgame.pages.components import testid
 from webgame.pages.news import day_result, news_lines
-from webgame.projection import Projection
-from webgame.rooms import ChatLine, Room, Stage
+from webgame.room import moderator_presence
+from webgame.room.projection import Projection
+from webgame.room.rooms import ChatLine, Room, Stage
 
 HEAD = (f'<link rel="stylesheet" href="{static_url("tv.css")}">'  # static: no player text
         '<script src="/static/narrator.js" defer></script>'
@@ -207,7 +207,7 @@ class ScreenPage:
             testid(ui.label(wording.phase_title(_, p["phase"], int(p["day"]))).classes("mafia-big"), "phase")
             self.countdown = testid(ui.label("").classes("mafia-countdown"), "countdown")
             self.tick()
-        held = self.result_until or (p.get("result_hold")  # the room's hold before the night (webgame.result_hold)
+        held = self.result_until or (p.get("result_hold")  # the room's hold before the night (webgame.room.result_hold)
                                      and day_result(_, p, proj.events, self.name_of))  # (today's vote, if any)
         if held and tv_table.result(_, p, self.name_of, lambda e: self._death_line(e, str(p["rules"]))):
             return  # the vote's moment: its result alone, for a few seconds

@@ -18,13 +18,16 @@ from nicegui import Client, app, background_tasks, core, ui
 from starlette.requests import Request
 from starlette.responses import Response
 
-from webgame import leases, page_adoption, public_address, ratelimit
-from webgame.identity import BrowserIdentity
+from webgame.browser import public_address
+from webgame.browser.identity import BrowserIdentity
+from webgame.framework import page_adoption
+from webgame.guard import ratelimit
 from webgame.pages import components, evenness, moving
 from webgame.pages.game_view import GameView
 from webgame.pages.lobby import LobbyView
 from webgame.pages.screen import Draft, ScreenSection
-from webgame.rooms import ChatLine, Room, Stage
+from webgame.room.rooms import ChatLine, Room, Stage
+from webgame.store import leases
 
 log = logging.getLogger(__name__)
 
@@ -196,7 +199,7 @@ class RoomPage:
         self.redraw()
 
     def moved_here(self, old_hash: str, new_hash: str) -> None:
-        """This tab has just taken a seat moved from another phone (``webgame.seat_moves``): the pick that phone
+        """This tab has just taken a seat moved from another phone (``webgame.room.seat_moves``): the pick that phone
         left unconfirmed comes along."""
         picks = _PICKS.setdefault(self.room, {})
         if old_hash in picks:
@@ -274,7 +277,7 @@ def fill_page(room: Room, identity: BrowserIdentity, request: Request) -> None:
 
 
 async def rebuild(code: str, request: Request) -> bool | None:
-    """The page of a browser whose page this process does not have (``webgame.page_adoption``): built (True)
+    """The page of a browser whose page this process does not have (``webgame.framework.page_adoption``): built (True)
     only when the room is here for it; None while the room is moving here from another process of a cluster
     (the socket comes back on its next reconnect); anything else (no such room, a limit) is the reload's to
     answer (False)."""

@@ -1,4 +1,5 @@
-"""The evening's standings (issue 30, ``webgame.evening``) as the end screen shows them on a phone (a card: per player
+"""The evening's standings (issue 30, ``webgame.evening.standings``) as the end screen shows them on a phone (a card:
+per player
 games, wins, wins by team, points; sortable; the links to each game's protocol and the CSV; the host's "new evening",
 asked first; the moderator's extra points) and as the TV shows them between games, in big type.
 """
@@ -11,14 +12,14 @@ from typing import TYPE_CHECKING, Any
 
 from nicegui import ui
 
-from webgame import evening
-from webgame.i18n import Translator
+from webgame.evening import standings as evening
+from webgame.language.i18n import Translator
 from webgame.pages import components, wording
 from webgame.pages.components import testid
 
 if TYPE_CHECKING:
     from webgame.pages.screen import Draft
-    from webgame.rooms import Room
+    from webgame.room.rooms import Room
 
 SORTS = ("points", "wins", "name")
 EXTRA_STEP = 0.25  # the moderator's choices: -limit .. +limit in quarters (the engine takes any 0.05 step)

@@ -10,7 +10,7 @@ from typing import Any
 
 from nicegui import ui
 
-from webgame.i18n import Translator
+from webgame.language.i18n import Translator
 from webgame.pages import wording
 from webgame.pages.components import testid
 

@@ -1,6 +1,6 @@
 """The route of a room's TV (``/r/CODE/screen``): its page built for an HTTP request, and built again in place
 for its socket when the process that had it is gone (a restart, a failover, a room handed over in a cluster:
-``webgame.page_adoption``), like a phone's page. What the page shows is ``webgame.pages.results_screen``'s.
+``webgame.framework.page_adoption``), like a phone's page. What the page shows is ``webgame.pages.results_screen``'s.
 
 In a cluster a page build waits for its room's claim at most ``room_lookup.LOOKUP_SECONDS``, then answers the
 light "this room is moving" page, which comes back by itself; the route's ``response_timeout`` is the phone
@@ -16,10 +16,11 @@ from nicegui import ui
 from starlette.requests import Request
 from starlette.responses import Response
 
-from webgame import leases, page_adoption
-from webgame.identity import BrowserIdentity
+from webgame.browser.identity import BrowserIdentity
+from webgame.framework import page_adoption
 from webgame.pages import components
-from webgame.rooms import Room
+from webgame.room.rooms import Room
+from webgame.store import leases
 
 PATH = "/r/{code}/screen"
 SCREEN_PATH = re.compile(r"^/r/([A-Z0-9]{1,12})/screen$")  # a TV's page of a room, as its address bar shows it

@@ -18,10 +18,10 @@ from typing import Any
 
 from nicegui import ui
 
-from webgame.i18n import Translator
+from webgame.language.i18n import Translator
 from webgame.pages import components, narration, wording
 from webgame.pages.components import testid
-from webgame.seating import SeatInfo
+from webgame.room.seating import SeatInfo
 
 RESULT_SECONDS = 6.0  # how long the TV holds the vote's result before the rest of the screen comes back
 RESULT_EVENTS = ("vote_result", "eliminate_all_result")

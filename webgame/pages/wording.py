@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.options import OptionSpec
 from engine.roles import ROLE_TABLES, TEAM_NAMES, Role, Team
-from webgame.i18n import N_, Translator
+from webgame.language.i18n import N_, Translator
 
 NameOf = Callable[[int], str]
 

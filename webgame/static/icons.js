@@ -1,5 +1,5 @@
 // The game's icons as SVG paths (24x24), drawn by Quasar's q-icon through its iconMapFn
-// (webgame/page_template.py): no icon font to download. The names are Material Icons' names, so Quasar's own
+// (webgame/framework/page_template.py): no icon font to download. The names are Material Icons' names, so Quasar's own
 // components (a select's arrow, an expansion item's chevron, a notification's sign) find theirs here too.
 // A path is "d@@style"; paths are joined by "&&" (Quasar's format). A name not listed draws nothing.
 (function () {

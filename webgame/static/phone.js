@@ -45,7 +45,7 @@
   };
 
   // The connection's state within 3 s (issue 27.4). The server sends every socket a "beat" each second
-  // (webgame/heartbeat.py); any packet is a sign of life. Silence for OFFLINE_MS, the socket's own disconnect or the
+  // (webgame/browser/heartbeat.py); any packet is a sign of life. Silence for OFFLINE_MS, the socket's own disconnect or the
   // browser's "offline" event shows a badge at the top of the screen (never over the bottom bar, where NiceGUI's
   // own "Connection lost" popup sat: hidden while this runs). Taps made meanwhile wait (pages/screen.js) until the
   // page is back in step: online, its handshake done and, after a loss, two beats heard (the messages it missed

@@ -1,0 +1,77 @@
+"""The connection's state within 3 s (issue 27.4): one tiny message a second to every page's socket.
+
+socket.io notices a dead connection after its ping interval plus its timeout (24 + 12 s here, NiceGUI's
+settings for a 30 s reconnect window): a phone whose Wi-Fi dropped went on showing a running countdown and
+taking taps that went nowhere for half a minute. So the server sends every connected socket a ``beat`` event
+each ``BEAT_SECONDS``, one encoded packet for all of them (no task, no acknowledgement, no message from the
+phones: a phone's own pings would be one more event per phone per second to parse); ``static/phone.js`` counts any
+packet as a sign of life and shows its offline badge after ``OFFLINE_MS`` of silence (at once on the socket's
+own disconnect or the browser's ``offline`` event). The same bytes go to every page at the same moment, so
+they tell an observer of the traffic nothing (``webgame.pages.evenness``).
+
+The badge's words, and what a tap made offline says when its step has passed, come with the page in the
+reader's language (``texts_head``); ``webgame/pages/screen.js`` keeps such taps until the page is back in step.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+from webgame.language.i18n import N_, Translator
+
+log = logging.getLogger(__name__)
+
+BEAT_SECONDS = 1.0
+OFFLINE_MS = 2500  # static/phone.js: silence that means the server is out of reach (two beats missed and a half)
+EVENT = "beat"
+
+OFFLINE = N_("No connection: waiting for the server")
+WAITING = N_("Waiting to send")
+STALE = N_("Not sent: that step is over")
+TEXTS = {"offline": OFFLINE, "waiting": WAITING, "stale": STALE}
+
+
+def texts_head(_: Translator) -> str:
+    """A script with the connection's words for ``static/phone.js`` and ``screen.js``: our own texts in the
+    reader's language, JSON with ``<`` escaped; no player text."""
+    words = json.dumps({key: _(text) for key, text in TEXTS.items()}, ensure_ascii=False).replace("<", "\\u003c")
+    return f"<script>window.mafiaNetTexts={words};</script>"
+
+
+def beat_packet(sio: Any) -> Any:
+    """The engine.io packet of one beat (a socket.io event without data), encoded once for every socket."""
+    from engineio import packet as eio_packet
+    from socketio import packet as sio_packet
+
+    encoded = sio.packet_class(sio_packet.EVENT, namespace="/", data=[EVENT]).encode()
+    return eio_packet.Packet(eio_packet.MESSAGE, encoded)
+
+
+async def beat_once(sio: Any, packet: Any) -> int:
+    """Queue one beat on every socket connected to the default namespace; how many got it."""
+    members = sio.manager.rooms.get("/", {}).get(None) or {}
+    sockets = sio.eio.sockets
+    sent = 0
+    for eio_sid in list(members.values()):
+        socket = sockets.get(eio_sid)
+        if socket is None or socket.closed:
+            continue
+        await socket.queue.put(packet)  # what AsyncSocket.send does, without its per-packet ping check and log
+        sent += 1
+    return sent
+
+
+async def beat_forever() -> None:
+    """The server's task: a beat every ``BEAT_SECONDS`` to every socket, as long as the server runs."""
+    from nicegui import core
+
+    packet = beat_packet(core.sio)
+    while True:
+        await asyncio.sleep(BEAT_SECONDS)
+        try:
+            await beat_once(core.sio, packet)
+        except Exception:  # never the end of the beats: a socket closing meanwhile, say
+            log.exception("a heartbeat failed")

@@ -1,0 +1,117 @@
+"""Small speed-ups of NiceGUI internals that every element pays for (found with ``py-spy``, see
+docs/PERFORMANCE.md). Each keeps the framework's behaviour exactly; ``install()`` is idempotent.
+
+- ``expects_arguments(func)``: NiceGUI asks it for the change handler of every element's props, classes and
+  style (three bound methods per element) and for every event handler, and it builds an ``inspect``
+  signature each time: 4 % of the server's CPU when lobbies turn into games. For a bound method the answer
+  depends only on the function behind it, so it is remembered per function.
+- ``Outbox.loop``: every page's loop woke once a second to find nothing to send (``_outbox_loop``), and
+  looked every 0.1 s for its socket until it came (``_until_connected``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import types
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+from nicegui import Client, core, helpers, outbox
+from nicegui.dependencies import JsComponent
+from nicegui.helpers import functions
+from nicegui.outbox import Deleted, Outbox, deleted
+
+_ORIGINAL: Callable[[Callable[..., Any]], bool] = functions.expects_arguments
+_ORIGINAL_LOOP = Outbox.loop
+_ORIGINAL_HANDSHAKE = Client.handle_handshake
+_BY_FUNCTION: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()
+
+
+def expects_arguments(func: Callable[..., Any]) -> bool:
+    """NiceGUI's ``expects_arguments``, remembered per function for bound methods."""
+    if not isinstance(func, types.MethodType):
+        return _ORIGINAL(func)
+    key = func.__func__
+    known = _BY_FUNCTION.get(key)
+    if known is None:
+        known = _BY_FUNCTION[key] = _ORIGINAL(func)
+    return known
+
+
+def install() -> None:
+    helpers.expects_arguments = expects_arguments
+    functions.expects_arguments = expects_arguments
+    if inspect.getsource(_ORIGINAL_LOOP).count("timeout=1.0") != 1:
+        raise RuntimeError("NiceGUI's Outbox.loop changed: see webgame/framework/outbox.py _outbox_loop")
+    outbox.Outbox.loop = _outbox_loop  # type: ignore[method-assign]
+    Client.handle_handshake = _handle_handshake  # type: ignore[method-assign]
+
+
+_CONNECTED = "_mafia_connected"  # an outbox's event: its page's socket has done its handshake
+
+
+async def _until_connected(box: Outbox, timeout: float) -> None:
+    """NiceGUI's loop looked again every 0.1 s until the page's socket came; the handshake now wakes it at once
+    (``_handle_handshake``): a page built again for a socket after a restart (``webgame.framework.page_adoption``) sends
+    its whole tree as soon as the socket is there, not up to 0.1 s later."""
+    event = box.__dict__.setdefault(_CONNECTED, asyncio.Event())
+    event.clear()
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(event.wait(), timeout)
+
+
+async def _handle_handshake(self: Client, *args: Any, **kwargs: Any) -> None:
+    await _ORIGINAL_HANDSHAKE(self, *args, **kwargs)
+    event = self.outbox.__dict__.get(_CONNECTED)
+    if event is not None:
+        event.set()
+
+
+async def _outbox_loop(self: Outbox) -> None:
+    """NiceGUI's ``Outbox.loop`` (3.18) without its one-second wake-up: an idle page's loop waited for its next
+    update with ``asyncio.wait_for(..., timeout=1.0)``, a task and a timer per page every second whatever it
+    had to send (5-9 % of the server's CPU with a thousand phones connected). It waits for the event alone:
+    ``stop`` sets it, so a deleted page's loop still ends at once. Everything else is NiceGUI's loop."""
+    self._enqueue_event = asyncio.Event()
+    self._enqueue_event.set()
+    while not self._should_stop:
+        try:
+            if not self._enqueue_event.is_set():
+                await self._enqueue_event.wait()
+                continue
+            client = self.client
+            if not client or not client.has_socket_connection:
+                await _until_connected(self, 0.1)
+                continue
+            self._enqueue_event.clear()
+            coros = []
+            if self.updates:
+                data = {element_id: None if element is deleted else element._to_dict()  # type: ignore[union-attr]
+                        for element_id, element in self.updates.items()}
+                js_components = [component for element in self.updates.values()
+                                 if not isinstance(element, Deleted)
+                                 and isinstance((component := element.component), JsComponent)
+                                 and component.name not in self._loaded_components]
+                if js_components:
+                    coros.append(self._emit((client.id, "load_js_components", {
+                        "components": [{"key": c.key, "tag": c.tag} for c in js_components]})))
+                    self._loaded_components.update(c.name for c in js_components)
+                coros.append(self._emit((client.id, "update", data)))
+                self.updates.clear()
+            if self.messages:
+                for message in self.messages:
+                    coros.append(self._emit(message))
+                self.messages.clear()
+            for coro in coros:
+                try:
+                    await coro
+                except Exception as e:  # noqa: BLE001 (as NiceGUI: the loop goes on)
+                    core.app.handle_exception(e)
+        except asyncio.CancelledError:
+            break
+        except Exception as e:  # noqa: BLE001
+            core.app.handle_exception(e)
+            await asyncio.sleep(0.1)

@@ -1,0 +1,249 @@
+"""The game of a room, with its clock: who sits where, the engine's state, the step's deadline, the action log.
+
+An action goes ``apply`` -> ``engine.game.apply`` (validated, then in place) -> ``store.append_action``; if the
+write fails, the state is replayed from the log the database holds, so memory and database never disagree.
+A new step gets a new absolute deadline (or, paused, a new remainder); the end of the game closes it; the clock
+itself, with the day's result held before the night, is ``webgame.room.game_clock.GameClock``. The room
+(``webgame.room.rooms.Room``) holds the lock, checks who asks, and tells the pages afterwards.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from engine import actions as engine_actions
+from engine.actions import Action, Deadline
+from engine.game import apply, new_game, replay, step_seconds
+from engine.knowledge import MODERATOR, SPECTATOR, Viewer
+from engine.options import OptionValue
+from engine.state import GameState, Phase
+from engine.view import chat_channels, public_view, view
+from webgame.errors import Refusal
+from webgame.language.i18n import N_
+from webgame.room.chat import Chat
+from webgame.room.game_clock import GameClock, Stage
+from webgame.room.projection import Projection
+from webgame.room.result_hold import ResultHold
+from webgame.room.seating import SeatInfo, seat_info
+from webgame.store import leases, queries as store
+from webgame.store.queries import GameRecord, RoomStatus, SeatRecord
+
+log = logging.getLogger(__name__)
+
+
+__all__ = ["Stage", "TableGame"]
+
+
+class TableGame(GameClock):
+    """A room's current game (none in the lobby): its stage, seating, engine state and clock, kept with the log."""
+
+    def __init__(self, room_id: int, code: str, now: Callable[[], float], changed: Callable[[str], None]) -> None:
+        self.room_id, self.code, self.now = room_id, code, now
+        self.changed = changed  # tells the pages (a rolled-back action must be drawn away)
+        self.stage = Stage.LOBBY
+        self.game_id: int | None = None
+        self.seating: list[SeatInfo] = []  # engine seat n is seating[n - 1]
+        self.state: GameState | None = None
+        self.deadline: float | None = None  # absolute epoch seconds
+        self.paused_remaining: float | None = None
+        self.hold = ResultHold()  # the day's result held on the screens before the night (webgame.room.result_hold)
+        self._public: dict[str, Any] | None = None
+
+    # ------------------------------------------------------------ who is who
+
+    def game_seat(self, token_hash: str | None) -> int:
+        """The engine seat number of this token in the current game, 0 if none."""
+        if token_hash is None:
+            return 0
+        for number, seat in enumerate(self.seating, 1):
+            if seat.token_hash == token_hash:
+                return number
+        return 0
+
+    def viewer(self, token_hash: str | None, moderator: bool) -> Viewer:
+        """How this token sees the game: its seat, the moderator (``moderator``: the room says so), a spectator."""
+        if self.state is None:
+            return SPECTATOR
+        seat = self.game_seat(token_hash)
+        if seat:
+            return Viewer.of_seat(seat)
+        if moderator and self.game_id is not None:
+            return MODERATOR
+        return SPECTATOR
+
+    def name_of(self, seat: int) -> str:
+        """The name at engine seat ``seat`` of the current game."""
+        if 1 <= seat <= len(self.seating):
+            return self.seating[seat - 1].name
+        return "?"
+
+    def seat_is_bot(self, seat: int) -> bool:
+        """Whether a bot plays engine seat ``seat`` (every screen says so next to its name)."""
+        return 1 <= seat <= len(self.seating) and self.seating[seat - 1].is_bot
+
+    def seat_alive(self, seat: int) -> bool:
+        return self.state is not None and 1 <= seat <= self.state.n and bool(self.state.alive[seat - 1])
+
+    def write_channels(self, viewer: Viewer) -> list[str]:
+        """The chats this viewer may write to now (none without a game)."""
+        return [] if self.state is None else chat_channels(self.state, viewer)["write"]
+
+    # ------------------------------------------------------------ the way out
+
+    def public(self) -> dict[str, Any]:
+        """The public part of the projection, computed once per state change and shared by every viewer."""
+        if self._public is None and self.state is not None:
+            self._public = public_view(self.state)
+        return self._public or {}
+
+    def projection(self, viewer: Viewer, chat: Chat, acting_moderator: bool = False) -> Projection | None:
+        """What this viewer may be shown of the game (None when there is none). ``acting_moderator``: a player
+        who took a gone moderator's controls (``webgame.room.host_watch``): his seat's view, and the moderator's
+        actions (fouls: the living seats, no roles) under a key of their own."""
+        state = self.state
+        if state is None or self.game_id is None:
+            return None
+        shown = self.hold.view(view(state, viewer, self.public()), self.left())
+        if acting_moderator and viewer.kind == "seat" and state.rules == "uk":
+            shown = {**shown, "moderator_actions": view(state, MODERATOR, self.public())["actions"]}
+        seat = viewer.seat if viewer.kind == "seat" else 0
+        return Projection(
+            game_id=self.game_id, view=shown, viewer_kind=viewer.kind, viewer_seat=seat,
+            events=[(int(event["day"]), str(event["phase"]), event) for event in shown["events"]],
+            chat=chat.readable(shown["chat"]["read"]), alive_seat=self.seat_alive(seat), seats=state.n,
+        )
+
+    # ------------------------------------------------------------ a game's life
+
+    def require_running(self) -> GameState:
+        if self.stage is Stage.LOBBY or self.state is None:
+            raise Refusal(N_("The game has not started yet."))
+        if self.stage is Stage.FINISHED:
+            raise Refusal(N_("The game is over."))
+        return self.state
+
+    async def start(self, rules: str, players: list[SeatInfo], options: dict[str, OptionValue], seed: int) -> None:
+        """A new game of these players, dealt from ``seed``, logged, its first step's deadline set."""
+        state = new_game(rules, len(players), seed, options)
+        seating = [{"seat_id": seat.id, "name": seat.name} for seat in players]
+        deadline = self.now() + step_seconds(state)
+        game = await store.start_game(self.room_id, rules=rules, seed=seed, seating=seating, options=options,
+                                      deadline_at=deadline)  # one write: refused whole if the lease is lost
+        self.game_id, self.state, self.seating, self._public = game.id, state, list(players), None
+        self.paused_remaining, self.deadline, self.hold = None, deadline, ResultHold()
+        self.stage = Stage.PLAYING
+
+    async def close(self) -> None:
+        """Back to the lobby after the results: no game any more."""
+        await store.set_room_status(self.room_id, RoomStatus.LOBBY)
+        self.stage, self.state, self.game_id, self.seating = Stage.LOBBY, None, None, []
+        self._public, self.deadline, self.paused_remaining, self.hold = None, None, None, ResultHold()
+
+    async def restore(self, game: GameRecord, seats: list[SeatRecord]) -> None:
+        """The game as the database holds it: its log replayed to the same step, the same deadline."""
+        actions = [engine_actions.from_dict(payload) for payload in await store.load_actions(game.id)]
+        state = replay(game.rules, len(game.seating), game.seed, game.options, actions)
+        by_id = {seat.id: seat for seat in seats}
+        self.seating = [seat_info(by_id[int(entry["seat_id"])]) for entry in game.seating]
+        self.game_id, self.state = game.id, state
+        if state.phase is Phase.ENDED:
+            self.stage = Stage.FINISHED
+            if game.finished_at is None:
+                await store.finish_game(game.id, winner=state.winner, room_status=RoomStatus.FINISHED)
+            return
+        self.stage = Stage.PLAYING
+        self.deadline, self.paused_remaining = game.deadline_at, game.paused_remaining
+        self.hold = ResultHold(game.night_left)  # a restart during the day's result's hold: the rest of it
+        if self.deadline is None and self.paused_remaining is None:
+            self.deadline = self.now() + step_seconds(state)
+            await store.set_deadline(game.id, deadline_at=self.deadline)
+
+    # ------------------------------------------------------------ one action
+
+    async def apply(self, action: Action) -> None:
+        """Apply in place, then log it: a refused or unsaved action changes nothing.
+
+        The engine validates before it mutates (a ``RuleError`` leaves the state as it was), so no copy is
+        needed for a refusal. If the log write fails, the state is rebuilt by replaying the log without the
+        new action (the log the database holds), and every page is shown that state again.
+        """
+        state = self.state
+        assert state is not None and self.game_id is not None
+        self.hold.check(action, self.left())  # the day's result on the screens: the night waits for it
+        before, phase, index = state.step, state.phase, len(state.log)
+        apply(state, action)
+        try:
+            lease = leases.fence(self.room_id)  # None in one process: no lease to check (webgame.store.leases)
+            await store.append_action(self.game_id, index, engine_actions.to_dict(action),
+                                      **({} if lease is None else {"lease": lease}))
+        except BaseException as error:
+            # The database is the truth: take the game back as its log says (without this action, unless the
+            # write did land before failing), so memory and database never disagree.
+            without = _without_last(state)
+            if isinstance(error, leases.LeaseLost):  # another process runs the room now: it has the log
+                log.warning("room %s: not written, the room's lease is lost", self.code)
+                self.state, self._public = without, None
+                self.changed("state")
+                raise Refusal(N_("Something went wrong; please try again.")) from None
+            logged = await self._as_logged(without) if isinstance(error, Exception) else without
+            self.state, self._public = logged, None
+            if len(logged.log) > index and not isinstance(error, store.ActionIndexConflict):
+                log.warning("room %s: a write reported %r but the action is in the log", self.code, error)
+                await self._after_step(before, phase)
+                return  # it counted after all
+            self.changed("state")  # a page built while the write was pending showed the unsaved action
+            if isinstance(error, store.ActionIndexConflict):
+                log.exception("room %s: the action log and the game disagree", self.code)
+                raise Refusal(N_("Something went wrong; please try again.")) from None
+            if isinstance(error, Exception):  # the disk is full, the file locked or read-only, the server gone
+                log.exception("room %s: an action could not be saved", self.code)
+                raise Refusal(N_("The game could not be saved, so your action did not count. "
+                                 "Please try again.")) from None
+            raise
+        self._public = None
+        await self._after_step(before, phase)
+
+    async def skip(self, step: int) -> None:
+        """The host's "End now" of step ``step``: the day's result's hold if it is on (the night begins now), else
+        the step (a stale tab's step is refused by the engine)."""
+        state = self.require_running()
+        if not (self.holding() and state.step == step and await self.release(early=True)):
+            await self.apply(Deadline(step))
+
+    async def _after_step(self, before: int, phase: Phase) -> None:
+        """The clock (a new step, a new deadline) or the end, saved as well as the database allows: the action
+        itself is in the log, and a restart recomputes what these writes would have kept."""
+        new_state = self.state
+        assert new_state is not None and self.game_id is not None
+        try:
+            if new_state.phase is Phase.ENDED:
+                self.stage, self.deadline, self.paused_remaining = Stage.FINISHED, None, None
+                await store.finish_game(self.game_id, winner=new_state.winner, room_status=RoomStatus.FINISHED)
+            elif new_state.step != before:  # from a day into the night: the day's result held first
+                seconds = float(step_seconds(new_state)) + self.hold.begin(phase, new_state)
+                if self.paused_remaining is not None:
+                    self.paused_remaining = seconds
+                else:
+                    self.deadline = self.now() + seconds
+                await self._save_clock()
+        except Exception:
+            log.exception("room %s: the clock or the end of the game could not be saved", self.code)
+
+    async def _as_logged(self, fallback: GameState) -> GameState:
+        """The game as the database's action log replays it (``fallback`` if the database cannot be read)."""
+        assert self.game_id is not None and self.state is not None
+        try:
+            payloads = await store.load_actions(self.game_id)
+            state = self.state
+            return replay(state.rules, state.n, state.seed, state.options,
+                          [engine_actions.from_dict(payload) for payload in payloads])
+        except Exception:
+            log.exception("room %s: the action log could not be read back", self.code)
+            return fallback
+
+
+def _without_last(state: GameState) -> GameState:
+    """The state before its last action: the game replayed from its seed and the rest of its log."""
+    return replay(state.rules, state.n, state.seed, state.options, state.log[:-1])
