@@ -32,8 +32,9 @@ from typing import Any
 from nicegui import Client, background_tasks
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from webgame import settings
 from webgame.cluster import shared_limits
-from webgame.framework import browser_storage, page_adoption
+from webgame.framework import browser_storage, page_adoption, page_sockets
 from webgame.guard import ratelimit
 from webgame.room.rooms import Registry, Room
 from webgame.store import leases, queries as store
@@ -52,7 +53,7 @@ _ROOM_SLASH = re.compile(r"^(/r/[A-Za-z0-9]{1,12}(?:/screen)?)/$")  # a room pag
 
 def process_name() -> str | None:
     """This process's name in the cluster (``MAFIA_PROCESS``), or None: a single process, no cluster."""
-    name = os.environ.get(PROCESS_ENV, "").strip()
+    name = settings.current().process
     if not name:
         return None
     if not _NAME.match(name):
@@ -164,30 +165,8 @@ def close_pages(room: Room) -> None:
     in place (``webgame.framework.page_adoption``)."""
     for page in list(room.subscribers):
         client = getattr(page, "client", None)
-        if not isinstance(client, Client) or client.is_deleted or client.id not in Client.instances:
-            continue
-        sockets = list(getattr(client, "_socket_to_document_id", {}))
-        client._socket_to_document_id.clear()  # noqa: SLF001 - or NiceGUI deletes it again when they close
-        client.delete()
-        for sid in sockets:
-            background_tasks.create(close_transport(sid), name="close a moved room's socket")
-
-
-async def close_transport(sid: str) -> None:
-    """Close a socket's engine.io transport, not its socket.io session: the browser takes it for a lost
-    connection and reconnects after its back-off. socket.io's disconnect packet (``sio.disconnect``) would
-    end its reconnecting for good: the page frozen on "Connection lost" until a manual reload."""
-    from nicegui import core
-
-    if core.sio is None:
-        return
-    eio_sid = core.sio.manager.eio_sid_from_sid(sid, "/")
-    socket = core.sio.eio.sockets.get(eio_sid) if eio_sid is not None else None
-    if socket is None:
-        return
-    await core.sio.eio.disconnect(eio_sid)  # engine.io's close packet (a polling browser closes on it) ...
-    await socket.queue.put(None)  # ... and the websocket itself: engine.io's writer stops and closes it (a
-    # browser's engine.io ignores that packet on a websocket and would wait for its ping timeout, ~45 s)
+        if isinstance(client, Client):
+            page_sockets.close_page(client, reconnect=True)
 
 
 class Routing:
@@ -252,9 +231,8 @@ def install(app: Any, registry: Registry) -> Cluster | None:
     leases.ACTIVE = True
     browser_storage.install(browser_storage.on_postgres())  # the seat tokens in PostgreSQL, not in files
     ratelimit.SHARED = True  # the rate limits hold across the processes (webgame.cluster.shared_limits)
-    if not getattr(app, "_mafia_routing", False):
+    if not any(middleware.cls is Routing for middleware in app.user_middleware):
         app.add_middleware(Routing, name=name)
-        app._mafia_routing = True
     app.on_shutdown(cluster.leave)  # (NiceGUI's shutdown handlers run while the database is still open)
     log.info("cluster: process %s (lease owner %s)", name, cluster.owner)
     return cluster

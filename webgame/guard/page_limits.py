@@ -18,7 +18,8 @@ every honest tap's time each. So, per room:
   (the reconnect storm did not end). A seat holds at most ``SEAT_PAGES`` pages, so a script with a seat's
   cookie keeps at most that many unconnected pages, for a minute.
 
-Closing a page deletes its NiceGUI client; a browser behind it sees its socket closed and reloads. Nothing here
+Closing a page deletes its NiceGUI client and ends its sockets with socket.io's disconnect
+(``webgame.framework.page_sockets``): its browser shows "Connection lost" and does not come back by itself. Nothing here
 reads a page's contents, only who it belongs to.
 """
 
@@ -31,6 +32,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from nicegui import Client, background_tasks
+
+from webgame.framework import page_sockets
 
 log = logging.getLogger(__name__)
 
@@ -131,8 +134,8 @@ def seated(code: str, client: Client, seat: str) -> None:
 async def _expire_unconnected(client: Client, grace: float | None = None) -> None:
     await asyncio.sleep(CONNECT_GRACE if grace is None else grace)
     # Not a page whose socket dropped a moment ago: NiceGUI deletes that one itself after its reconnect timeout.
-    if not client.is_deleted and not client.has_socket_connection and not client._delete_tasks \
-            and client.id in Client.instances:  # noqa: SLF001
+    if not client.is_deleted and not client.has_socket_connection and not page_sockets.waiting_for_reconnect(client) \
+            and client.id in Client.instances:
         client.delete()
 
 
@@ -144,26 +147,7 @@ def expire_unconnected(client: Client) -> None:
 def _close(pages: RoomPages, held: Held) -> None:
     if held in pages.pages:
         pages.pages.remove(held)
-    client = held.client
-    if client.is_deleted or client.id not in Client.instances:
-        return
-    # Forget its sockets and pending deletions first: NiceGUI would otherwise delete the client a second time when
-    # the socket we close says goodbye.
-    sockets = list(getattr(client, "_socket_to_document_id", {}))
-    client._socket_to_document_id.clear()  # noqa: SLF001
-    for task in client._delete_tasks.values():  # noqa: SLF001
-        task.cancel()
-    client._delete_tasks.clear()  # noqa: SLF001
-    client.delete()
-    for sid in sockets:  # closed, the browser's socket reconnects, finds no page and reloads
-        background_tasks.create(_disconnect(sid), name="close a closed page's socket")
-
-
-async def _disconnect(sid: str) -> None:
-    from nicegui import core
-
-    if core.sio is not None:
-        await core.sio.disconnect(sid)
+    page_sockets.close_page(held.client, reconnect=False)  # its browser shows "Connection lost"
 
 
 def _forget(code: str, held: Held) -> None:

@@ -14,13 +14,13 @@ import re
 import weakref
 from dataclasses import dataclass
 
-from nicegui import Client, app, background_tasks, core, ui
+from nicegui import Client, app, ui
 from starlette.requests import Request
 from starlette.responses import Response
 
 from webgame.browser import public_address
 from webgame.browser.identity import BrowserIdentity
-from webgame.framework import page_adoption
+from webgame.framework import page_adoption, page_sockets
 from webgame.guard import ratelimit
 from webgame.pages import components, evenness, moving
 from webgame.pages.game_view import GameView
@@ -229,12 +229,9 @@ class RoomPage:
     def _deleted(self) -> None:
         self._disconnected()
         self.room.unsubscribe(self)
-        sockets = list(getattr(self.client, "_socket_to_document_id", {}))
-        if sockets:  # deleted under a live socket: the page would stay frozen; closed, it reconnects and reloads
-            log.warning("room %s: a page was deleted with %d socket(s) still open; closing them", self.room.code,
-                        len(sockets))
-            for sid in sockets:
-                background_tasks.create(core.sio.disconnect(sid), name="close a deleted page's socket")
+        closed = page_sockets.close_sockets(self.client, reconnect=False)  # deleted under a live socket
+        if closed:
+            log.warning("room %s: a page was deleted with %d socket(s) still open; closed them", self.room.code, closed)
 
     # ------------------------------------------------------------ phone helpers (static JS, no player text)
 
