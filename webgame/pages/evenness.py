@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any
 import nicegui.json as nicegui_json
 from nicegui import Client, ui
 from nicegui.dependencies import JsComponent
-from nicegui.outbox import Deleted
 
+from webgame.framework import sent_updates
 from webgame.room.rooms import Room, Stage
 
 if TYPE_CHECKING:
@@ -109,10 +109,9 @@ def _set_pad(page: Any, count: int) -> None:
 
 
 def pending_bytes(client: Client) -> int:
-    """The size of the update this client's outbox will send next (as NiceGUI serializes it)."""
-    data = {element_id: None if isinstance(element, Deleted) else element._to_dict()  # noqa: SLF001
-            for element_id, element in client.outbox.updates.items()}
-    return len(nicegui_json.dumps(data).encode())
+    """The size of the update this client's outbox will send next, from the bytes that will be sent: each
+    pending element is serialized once, here, and sent as it was measured (``webgame.framework.sent_updates``)."""
+    return sent_updates.measure(client.outbox)
 
 
 def pad_alone(page: Any, total: int) -> None:

@@ -1,0 +1,75 @@
+"""``webgame.framework.sent_updates``: a page's update is serialized once for the padding's measure, and what
+the socket carries is the page as it is when sent (an element changed after it was measured is sent changed)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import nicegui.json as nicegui_json
+import pytest
+from nicegui import Client, core, ui
+from nicegui.testing import User
+
+from webgame.framework import sent_updates
+
+
+async def _sent_updates(user: User, monkeypatch: pytest.MonkeyPatch, change: Any) -> tuple[int, dict[str, Any], Client]:
+    """A page with three labels, all changed; the update measured, then ``change(labels)``; returns the measured
+    size, the update as sent (its JSON, read back) and the page's client."""
+    labels: list[ui.label] = []
+
+    @ui.page("/sent")
+    def page() -> None:
+        labels.extend(ui.label(f"label {n}") for n in range(3))
+
+    await user.open("/sent")
+    client = next(c for c in Client.instances.values() if labels and labels[0].client is c)
+    sent: list[tuple[str, str]] = []
+    original = core.sio.emit
+
+    async def emit(event: str, data: Any = None, room: str | None = None, **kwargs: Any) -> Any:
+        if room == client.id:
+            sent.append((event, nicegui_json.dumps(data)))
+        return await original(event, data, room=room, **kwargs)
+
+    monkeypatch.setattr(core.sio, "emit", emit)
+    await _drained(client)
+    sent.clear()
+    for n, label in enumerate(labels):
+        label.set_text(f"changed {n} " + "é" * n)  # not ASCII: bytes, not characters
+    measured = sent_updates.measure(client.outbox)
+    change(labels)
+    await _drained(client)
+    updates = [nicegui_json.loads(text) for event, text in sent if event == "update"]
+    assert len(updates) == 1
+    return measured, updates[0], client
+
+
+async def _drained(client: Client) -> None:
+    for _ in range(200):
+        if not client.outbox.updates and not client.outbox.messages:
+            break
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.05)
+
+
+async def test_the_measured_update_is_the_one_sent(user: User, monkeypatch: pytest.MonkeyPatch) -> None:
+    measured, update, _client = await _sent_updates(user, monkeypatch, lambda labels: None)
+    message_id = update.pop("_id")  # added by NiceGUI's outbox at the send, after the measure
+    assert isinstance(message_id, int)
+    assert measured == len(nicegui_json.dumps(update).encode())
+    assert sorted(element["text"] for element in update.values()) == ["changed 0 ", "changed 1 é", "changed 2 éé"]
+
+
+async def test_an_element_changed_after_the_measure_is_sent_as_it_is(user: User,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    def change(labels: list[ui.label]) -> None:
+        labels[1].set_text("changed again")
+
+    measured, update, client = await _sent_updates(user, monkeypatch, change)
+    update.pop("_id")
+    texts = sorted(element["text"] for element in update.values())
+    assert texts == ["changed 0 ", "changed 2 éé", "changed again"]  # not the measured "changed 1 é"
+    assert measured != len(nicegui_json.dumps(update).encode())
+    assert sent_updates.KEPT not in client.outbox.__dict__  # nothing kept past the send
