@@ -5,13 +5,12 @@ players he takes for black, once, before the day's speeches (during the last wor
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.actions import BestMove
 from engine.common import MAFIA_ROLES
 from engine.errors import IllegalTarget, NotYourTurn, RuleError
 from engine.i18n import N_
 from engine.state import PUBLIC, GameState, Phase
+from engine.view_types import Offer
 
 MOST_NAMED = 3
 
@@ -22,6 +21,11 @@ def first_night_dead(state: GameState) -> list[int]:
             if e.type == "death" and e.day == 1 and e.phase == str(Phase.NIGHT)]
 
 
+def _on(state: GameState) -> bool:
+    """The best move is played in this game: an option of the uk table only (a uz game cannot be given it)."""
+    return bool(state.options.get("best_move"))
+
+
 def named(state: GameState) -> dict[int, tuple[int, ...]]:
     """Each best move made so far: the seat that made it -> the seats it named."""
     return {action.seat: action.targets for action in state.log if isinstance(action, BestMove)}
@@ -30,11 +34,11 @@ def named(state: GameState) -> dict[int, tuple[int, ...]]:
 def may_name(state: GameState, seat: int) -> bool:
     """Whether ``seat`` may make his best move now: the option is on, he died on the first night, it is still the
     last words of day 2 (before the speeches) and he has not made it."""
-    return (state.rules == "uk" and bool(state.options.get("best_move")) and state.phase is Phase.LAST_WORDS
+    return (_on(state) and state.phase is Phase.LAST_WORDS
             and state.day == 2 and seat in first_night_dead(state) and seat not in named(state))
 
 
-def actions(state: GameState, seat: int) -> list[dict[str, Any]]:
+def actions(state: GameState, seat: int) -> list[Offer]:
     """The legal action for this seat's view, if any."""
     if not may_name(state, seat):
         return []
@@ -42,7 +46,7 @@ def actions(state: GameState, seat: int) -> list[dict[str, Any]]:
 
 
 def validate(state: GameState, action: BestMove) -> None:
-    if state.rules != "uk" or not state.options.get("best_move"):
+    if not _on(state):
         raise RuleError(N_("There is no best move in this game."))
     seat = action.seat
     if seat not in first_night_dead(state):

@@ -21,9 +21,10 @@ from engine.actions import (
     Vote,
 )
 from engine.common import in_mafia_team
-from engine.game import apply, ruleset
+from engine.game import apply
 from engine.night import HARMLESS, free_slots
 from engine.roles import Role
+from engine.rulesets import ruleset
 from engine.state import GameState, Phase
 
 _NO_NIGHT_POWER = frozenset({Role.CIVILIAN, Role.SERGEANT, Role.KAMIKAZE, Role.WEREWOLF})
@@ -70,7 +71,7 @@ class Policy:
             target = self.pick_night_target(state, seat, act, targets)
             if target is not None:
                 acts.append(NightAct(seat, act, target, note=act == Act.CHECK and self.rng.random() < 0.2
-                                     and state.rules == "uk" and seat not in state.notes_used))
+                                     and rs.commissar_note and seat not in state.notes_used))
         return acts
 
     def pick_night_target(self, state: GameState, seat: int, act: Act, targets: list[int]) -> int | None:
@@ -120,7 +121,7 @@ class Heuristic(Policy):
         return self.rng.choice(targets)
 
     def night(self, state: GameState, seat: int) -> list[NightAct]:
-        if state.role(seat) is Role.COMMISSAR and state.rules == "uz" and state.day > 1:
+        if state.role(seat) is Role.COMMISSAR and _may_shoot(state, seat):
             suspects = [t for t in self.memory.suspects(seat) if state.is_alive(t)]
             if suspects:
                 return [NightAct(seat, Act.SHOOT, suspects[0])]
@@ -162,6 +163,13 @@ class Heuristic(Policy):
         return self.rng.random() < 0.6
 
 
+def _may_shoot(state: GameState, seat: int) -> bool:
+    """Whether this seat's night offers the shot and allows it tonight (uz: the commissar, from night 2)."""
+    rs = ruleset(state)
+    return any(Act.SHOOT in slot for slot in rs.night_slots(state, seat)) and rs.night_refusal(
+        state, seat, Act.SHOOT) is None
+
+
 def _tally(state: GameState) -> dict[int, int]:
     tally: dict[int, int] = {}
     for target in state.votes.values():
@@ -183,14 +191,11 @@ def next_actions(state: GameState, policy: Policy) -> list[Action]:
         return actions
     if phase is Phase.VOTE:
         result: list[Action] = []
-        living = state.living()
+        living, open_vote = state.living(), ruleset(state).open_vote
         for seat in living:
-            if state.rules == "uz":
-                targets = [s for s in living if s != seat]
-            else:
-                targets = [c for c in state.candidates if c != seat]
-            target = policy.vote(state, seat, targets, state.rules == "uz")
-            if target is not None or state.rules == "uz":
+            targets = [s for s in living if s != seat] if open_vote else [c for c in state.candidates if c != seat]
+            target = policy.vote(state, seat, targets, open_vote)
+            if target is not None or open_vote:
                 result.append(Vote(seat, target))
         return result
     if phase is Phase.KAMIKAZE:

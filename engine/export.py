@@ -32,6 +32,7 @@ from engine.actions import (
 )
 from engine.game import apply, new_game
 from engine.night import HARMLESS
+from engine.rulesets import ruleset
 from engine.state import GameState, Phase
 
 
@@ -150,7 +151,7 @@ class _Writer:
             self._place(entry)
         elif isinstance(action, Nominate):
             day.step.setdefault("nominations", []).append([action.seat, action.target])
-        elif isinstance(action, Vote) and replayed.rules == "uz":
+        elif isinstance(action, Vote) and ruleset(replayed).open_vote:  # one open tally a day, not ballots
             day.step.setdefault("votes", {})[str(action.seat)] = action.target
         elif isinstance(action, Vote):
             day.ballots.setdefault(replayed.vote_round, []).append(_Ballot(action.seat, action.target))

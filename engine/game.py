@@ -10,7 +10,7 @@ import copy
 import random
 from collections.abc import Iterable, Mapping, Sequence
 
-from engine import best_move, night, points, uk_day, uz_day
+from engine import best_move, night, points
 from engine.actions import MODERATOR_ACTIONS, Action, BestMove, Deadline, ExtraPoints, KamikazePick, NightAct
 from engine.common import end_game, set_phase
 from engine.dealing import deal
@@ -18,16 +18,8 @@ from engine.errors import RuleError, StaleAction
 from engine.i18n import N_
 from engine.options import OptionValue, resolve
 from engine.roles import Role
-from engine.rulesets import RULESETS, RuleSet
+from engine.rulesets import RuleSet, ruleset
 from engine.state import Event, GameState, Phase
-
-
-def ruleset(state_or_name: GameState | str) -> RuleSet:
-    name = state_or_name if isinstance(state_or_name, str) else state_or_name.rules
-    try:
-        return RULESETS[name]
-    except KeyError:
-        raise RuleError(N_("Unknown rule set {name}."), name=str(name)[:20]) from None
 
 
 def new_game(rules: str, players: int, seed: int, options: Mapping[str, object] | None = None,
@@ -53,8 +45,7 @@ def new_game(rules: str, players: int, seed: int, options: Mapping[str, object] 
     state = GameState(rules=rules, options=opts, seed=seed, roles=list(dealt), dealt=list(dealt),
                       alive=[True] * count, rng_state=rng.getstate())
     state.phase = rs.first_phase
-    if rules == "uk":
-        uk_day.start_day(state, [])
+    rs.begin(state)
     state.step = state.opening_step = 1
     return state
 
@@ -79,14 +70,12 @@ def apply(state: GameState, action: Action) -> list[Event]:
             raise RuleError(N_("Extra points are given when the game is over."))
         best_move.apply(state, action)
         day_over = False
-    elif rs.name == "uz" and isinstance(action, MODERATOR_ACTIONS):
+    elif not rs.fouls and isinstance(action, MODERATOR_ACTIONS):
         raise RuleError(N_("There are no fouls in this rule set."))
     elif state.phase is Phase.NIGHT and not isinstance(action, MODERATOR_ACTIONS):
         raise RuleError(N_("It is night: only night actions now."))
-    elif rs.name == "uz":
-        day_over = uz_day.apply(state, action)
     else:
-        day_over = uk_day.apply(state, action)
+        day_over = rs.apply_day(state, action)
     state.log.append(action)
     _settle(state, rs, day_over, first_event)
     if state.phase is Phase.NIGHT and isinstance(action, MODERATOR_ACTIONS) and state.night_done >= set(
@@ -99,9 +88,7 @@ def _deadline(state: GameState, rs: RuleSet) -> bool:
     if state.phase is Phase.NIGHT:
         _end_night(state, rs)
         return False
-    if rs.name == "uz":
-        return uz_day.deadline(state)
-    return uk_day.deadline(state)
+    return rs.day_deadline(state)
 
 
 def _end_night(state: GameState, rs: RuleSet) -> None:
@@ -111,11 +98,9 @@ def _end_night(state: GameState, rs: RuleSet) -> None:
     if _won(state, rs):
         return
     night_dead = sorted(before - set(state.living()))
-    if rs.name == "uz":
-        uz_day.start_day(state)
-    else:
+    if not rs.night_first:  # uk: day N, then night N; its dawn is day N + 1
         state.day += 1
-        uk_day.start_day(state, night_dead)
+    rs.start_day(state, night_dead)
 
 
 def _won(state: GameState, rs: RuleSet) -> bool:
@@ -143,7 +128,7 @@ def _settle(state: GameState, rs: RuleSet, day_over: bool, first_event: int) -> 
         if state.day >= int(state.options["day_limit"]):
             end_game(state, "draw")
             return
-        if rs.name == "uz":
+        if rs.night_first:  # uz: night N, then day N; the next night is N + 1
             state.day += 1
         night.clear_night(state)
         set_phase(state, Phase.NIGHT)
@@ -162,6 +147,22 @@ def applied(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     """The pure form of ``apply``: a new state, the old one untouched."""
     new = copy.deepcopy(state)
     return new, apply(new, action)
+
+
+def validate(state: GameState, action: Action) -> None:
+    """Raise what ``apply`` would (``RuleError``, ``StaleAction``, ``GameOver``) if ``action`` is illegal now; the
+    state untouched either way. For a caller that must do something between the check and the change: the room
+    writes an action to its log before it applies it (``webgame.room.table_game``)."""
+    apply(_scratch(state), action)
+
+
+def _scratch(state: GameState) -> GameState:
+    """A copy of ``state`` to try an action on. What ``apply`` only appends to or replaces is shared, not copied:
+    the log's actions and the events (frozen; an event's parameters are its own copy), the random state (a tuple)
+    and no derived cache; a full deep copy of a long game costs a hundred times the action itself."""
+    shared: dict[int, object] = {id(state.log): list(state.log), id(state.events): list(state.events),
+                                 id(state.rng_state): state.rng_state, id(state.cache): {}}
+    return copy.deepcopy(state, shared)
 
 
 def step_seconds(state: GameState) -> int:
@@ -186,4 +187,4 @@ def step_seconds(state: GameState) -> int:
     return base
 
 
-__all__ = ["apply", "applied", "new_game", "replay", "step_seconds", "KamikazePick"]
+__all__ = ["apply", "applied", "new_game", "replay", "step_seconds", "validate", "KamikazePick"]

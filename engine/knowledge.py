@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from engine.common import MAFIA_ROLES
 from engine.roles import Role
+from engine.rulesets import ruleset
 from engine.state import Event, GameState, Phase
 
 
@@ -76,7 +77,7 @@ def _groups(state: GameState, roles: list[Role]) -> tuple[list[int], list[int]]:
     return (
         [s for s in range(1, state.n + 1) if roles[s - 1] in MAFIA_ROLES],
         [s for s in range(1, state.n + 1) if roles[s - 1] in law]
-        if state.rules == "uz" and state.options.get("commissar_knows_sergeant") else [],
+        if ruleset(state).sergeant and state.options.get("commissar_knows_sergeant") else [],
     )
 
 
@@ -168,7 +169,7 @@ def visible_events(state: GameState, viewer: Viewer) -> list[dict[str, Any]]:
         delivered = _delivered(state)
         mine = [told for (audience, _, told), to in zip(pairs, delivered, strict=True)
                 if audience is None or (to is not None and seat in to)]
-        unsigned = state.rules == "uz" and not state.options.get("commissar_knows_sergeant")
+        unsigned = ruleset(state).sergeant and not state.options.get("commissar_knows_sergeant")
         if unsigned and any(e["type"] == "check" and e["seat"] != seat for e in mine):
             known = known_roles(state, viewer)  # a sergeant who may not know the commissar reads his checks
             mine = [{k: v for k, v in e.items() if k != "seat"}  # unsigned

@@ -18,6 +18,7 @@ from engine.errors import GameOver, IllegalTarget, RuleError
 from engine.i18n import N_
 from engine.roles import Team, team_of
 from engine.state import PUBLIC, GameState, Phase
+from engine.view_types import Offer
 
 WINNING_TEAMS: dict[str, Team] = {"town": Team.TOWN, "mafia": Team.MAFIA, "killer": Team.KILLER,
                                   "red": Team.RED, "black": Team.BLACK}
@@ -90,7 +91,7 @@ def score(state: GameState) -> dict[int, SeatPoints]:
     return result
 
 
-def extra_actions(state: GameState) -> list[dict[str, Any]]:
+def extra_actions(state: GameState) -> list[Offer]:
     """The moderator's action after the end: extra points for any seat, within the limit (none when it is 0)."""
     limit = option_points(state, "points_extra_limit")
     if state.phase is not Phase.ENDED or not limit:

@@ -8,7 +8,7 @@ own actions, the same ones a live game logs, with the clock's deadlines in betwe
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -117,10 +117,8 @@ def _run_step(state: GameState, step: Mapping[str, Any]) -> None:
         do(state, moderator_action(step["foul"]))
     elif "night" in step:
         _run_night(state, step["night"])
-    elif state.rules == "uz":
-        _run_uz_day(state, step["day"])
     else:
-        run_uk_day(state, step["day"])
+        _DAY_RUNNERS[state.rules](state, step["day"])
 
 
 def _run_night(state: GameState, acts: list[Mapping[str, Any]]) -> None:
@@ -161,3 +159,8 @@ def _run_uz_day(state: GameState, day: Mapping[str, Any]) -> None:
             do(state, KamikazePick(state.eliminated_by_vote, as_int(pick, "kamikaze")))
     elif pick is not None:
         raise RuleError(N_("Only the voted-out kamikaze picks now."))
+
+
+# A day step is written in its rule set's own terms (uz: votes and the kamikaze's pick; uk: speeches,
+# nominations, ballots), so each rule set's scenario days have their own reader.
+_DAY_RUNNERS: dict[str, Callable[[GameState, Mapping[str, Any]], None]] = {"uz": _run_uz_day, "uk": run_uk_day}

@@ -15,7 +15,13 @@ LOST_SPEECH = N_("Player {seat} lost this speech to fouls, so cannot nominate to
 DOUBLE_FOUL_BY_NIGHT = N_("Two fouls at once are given only at night, for gestures or sounds.")
 
 
+def begin(state: GameState) -> None:
+    """The game opens with the first day's speeches."""
+    start_day(state, [])
+
+
 def start_day(state: GameState, night_dead: list[int]) -> None:
+    """A day: the night's dead say their last words first, then the speeches."""
     state.nominations = []
     state.candidates = []
     state.votes = {}

@@ -44,6 +44,11 @@ def _check_repeat(state: GameState, action: NightAct) -> None:
             seat=action.target, count=limit)
 
 
+def refusal(state: GameState, seat: int, act: Act) -> str | None:
+    """Every act offered tonight may be chosen (nothing is shown greyed)."""
+    return None
+
+
 def targets(state: GameState, seat: int, act: Act) -> list[int]:
     """Every player this seat may pick for ``act`` tonight (the same rules as ``validate``)."""
     if act in (Act.HEAL, Act.FREEZE):

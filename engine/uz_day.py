@@ -14,7 +14,12 @@ from engine.state import PUBLIC, GameState, Phase
 from engine.uz_night import promote_sergeant
 
 
-def start_day(state: GameState) -> None:
+def begin(state: GameState) -> None:
+    """The game opens with the first night: nothing to prepare."""
+
+
+def start_day(state: GameState, night_dead: list[int]) -> None:
+    """The day after a night: the discussion (the night's dead were told at dawn, by the night's events)."""
     state.ready = set()
     state.votes = {}
     set_phase(state, Phase.DISCUSSION)

@@ -31,6 +31,14 @@ def slots(state: GameState, seat: int) -> Slots:
     return _FIXED_SLOTS.get(role, _SUSPECT)
 
 
+SHOOT_NIGHT_ONE = N_("The commissar cannot shoot on the first night.")
+
+
+def refusal(state: GameState, seat: int, act: Act) -> str | None:
+    """Why ``act`` is offered but not allowed tonight: the commissar's shot on the first night."""
+    return SHOOT_NIGHT_ONE if act == Act.SHOOT and state.day == 1 else None
+
+
 def targets(state: GameState, seat: int, act: Act) -> list[int]:
     """Every player this seat may pick for ``act`` tonight (the same rules as ``validate``)."""
     if act == Act.SHOOT and state.day == 1:
@@ -53,7 +61,7 @@ def validate(state: GameState, action: NightAct) -> None:
         check_target(state, seat, action.target, allow_self=False)
     elif act == Act.SHOOT:
         if state.day == 1:
-            raise IllegalTarget(N_("The commissar cannot shoot on the first night."))
+            raise IllegalTarget(SHOOT_NIGHT_ONE)
         check_target(state, seat, action.target, allow_self=False)
     elif act == Act.HEAL:
         check_target(state, seat, action.target, allow_self=True)

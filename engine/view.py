@@ -1,28 +1,45 @@
 """``view(state, viewer)``: the only way out of the engine to a screen.
 
 Everything a phone, the moderator's panel or the results screen shows comes from here, and
-nothing else: a role or a private result that the viewer may not know never enters the dict.
+nothing else: a role or a private result that the viewer may not know never enters the dict. Its shape, key
+by key: ``engine.view_types``.
 """
 
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 from engine import best_move, points
 from engine.actions import Act
 from engine.common import acting_don, in_mafia_team
-from engine.game import ruleset, step_seconds
-from engine.i18n import N_
+from engine.game import step_seconds
 from engine.knowledge import Viewer, known_roles, visible_events
 from engine.night import chosen, free_slots
 from engine.roles import team_of
+from engine.rulesets import ruleset
 from engine.state import GameState, Phase
+from engine.uz_night import SHOOT_NIGHT_ONE
+from engine.view_types import (
+    ChatChannels,
+    EventRecord,
+    Kamikaze,
+    Me,
+    ModeratorNight,
+    ModeratorPick,
+    NightChoice,
+    Offer,
+    PublicView,
+    SeatPointsRecord,
+    TeamNight,
+    View,
+)
+
+__all__ = ["SHOOT_NIGHT_ONE", "chat_channels", "legal_actions", "moderator_night", "public_view", "timeline", "view"]
 
 _DAY_CHAT_PHASES = frozenset(set(Phase) - {Phase.NIGHT, Phase.ENDED})
 
 
-def public_view(state: GameState) -> dict[str, Any]:
+def public_view(state: GameState) -> PublicView:
     """What every viewer sees alike (no roles, no private results)."""
     return {
         "rules": state.rules,
@@ -42,13 +59,19 @@ def public_view(state: GameState) -> dict[str, Any]:
         "yes_votes": {str(v): y for v, y in sorted(state.yes_votes.items())}
         if state.phase is Phase.ELIMINATE_ALL else {},
         "ready": sorted(state.ready) if state.phase is Phase.DISCUSSION else [],
-        "kamikaze": {"seat": state.eliminated_by_vote, "voters": list(state.voters_against)}
+        "kamikaze": Kamikaze(seat=state.eliminated_by_vote, voters=list(state.voters_against))
         if state.phase is Phase.KAMIKAZE else None,
         "waiting": state.alive.count(True) - len(state.night_done) if state.phase is Phase.NIGHT else 0,
         "penalties": _penalties(state),
         "best_moves": {str(seat): list(named) for seat, named in best_move.named(state).items()},  # public
-        "points": {str(s): p.as_dict() for s, p in points.score(state).items()},  # at the end only
+        "points": {str(s): _points(p) for s, p in points.score(state).items()},  # at the end only
     }
+
+
+def _points(seat: points.SeatPoints) -> SeatPointsRecord:
+    return SeatPointsRecord(seat=seat.seat, team=seat.team, won=seat.won, win=points.as_float(seat.win),
+                            fouls=points.as_float(seat.fouls), best_move=points.as_float(seat.best_move),
+                            extra=points.as_float(seat.extra), total=points.as_float(seat.total))
 
 
 def _penalties(state: GameState) -> list[int]:
@@ -58,9 +81,8 @@ def _penalties(state: GameState) -> list[int]:
     return sorted(c for c in state.candidates if c in state.penalty_vote)
 
 
-def view(state: GameState, viewer: Viewer, public: dict[str, Any] | None = None) -> dict[str, Any]:
+def view(state: GameState, viewer: Viewer, public: PublicView | None = None) -> View:
     """The projection of ``state`` for one viewer. ``public`` may be shared across viewers of one state."""
-    result = dict(public if public is not None else public_view(state))
     roles = known_roles(state, viewer)
     cache = state.derived()
     if "teams" not in cache:
@@ -68,32 +90,31 @@ def view(state: GameState, viewer: Viewer, public: dict[str, Any] | None = None)
         cache["keys"] = {s: str(s) for s in range(1, state.n + 1)}
     teams, keys = cache["teams"], cache["keys"]
     known = sorted(roles)
-    result["roles"] = {keys[s]: roles[s] for s in known}
-    result["teams"] = {keys[s]: teams[s] for s in known}
-    result["events"] = visible_events(state, viewer)
-    result["viewer"] = {"kind": viewer.kind, "seat": viewer.seat}
     seat = viewer.seat if viewer.kind == "seat" and 1 <= viewer.seat <= state.n else 0
-    result["me"] = _me(state, seat) if seat else None
-    result["actions"] = legal_actions(state, viewer)
-    result["chat"] = chat_channels(state, viewer)
-    result["team_night"] = _team_night(state, seat) if seat else None
-    result["moderator_night"] = moderator_night(state) if viewer.kind == "moderator" else None
     if state.phase is Phase.ENDED and "timeline" not in cache:
         cache["timeline"] = timeline(state)
-    result["timeline"] = cache.get("timeline") if state.phase is Phase.ENDED else None
-    return result
+    ended: list[EventRecord] | None = cache.get("timeline") if state.phase is Phase.ENDED else None
+    return View(
+        **(public if public is not None else public_view(state)),
+        roles={keys[s]: roles[s] for s in known},
+        teams={keys[s]: teams[s] for s in known},
+        events=visible_events(state, viewer),
+        viewer={"kind": viewer.kind, "seat": viewer.seat},
+        me=_me(state, seat) if seat else None,
+        actions=legal_actions(state, viewer),
+        chat=chat_channels(state, viewer),
+        team_night=_team_night(state, seat) if seat else None,
+        moderator_night=moderator_night(state) if viewer.kind == "moderator" else None,
+        timeline=ended,
+    )
 
 
-def _me(state: GameState, seat: int) -> dict[str, Any]:
-    mine = [{"act": a.act, "target": a.target, "note": a.note} for a in state.night_acts.get(seat, ())]
-    return {
-        "seat": seat,
-        "role": str(state.role(seat)),
-        "alive": state.alive[seat - 1],
-        "night_choices": mine if state.phase is Phase.NIGHT else [],
-        "done": _done(state, seat),
-        "note_used": seat in state.notes_used if state.role(seat) == "commissar" and state.rules == "uk" else None,
-    }
+def _me(state: GameState, seat: int) -> Me:
+    mine = [NightChoice(act=a.act, target=a.target, note=a.note) for a in state.night_acts.get(seat, ())]
+    noted = state.role(seat) == "commissar" and ruleset(state).commissar_note
+    return Me(seat=seat, role=str(state.role(seat)), alive=state.alive[seat - 1],
+              night_choices=mine if state.phase is Phase.NIGHT else [], done=_done(state, seat),
+              note_used=seat in state.notes_used if noted else None)
 
 
 def _done(state: GameState, seat: int) -> bool:
@@ -109,28 +130,28 @@ def _done(state: GameState, seat: int) -> bool:
     return False
 
 
-def _team_night(state: GameState, seat: int) -> dict[str, Any] | None:
+def _team_night(state: GameState, seat: int) -> TeamNight | None:
     """The mafia's night: who chooses the kill, the suggestions, the choice (team members only)."""
     if state.phase is not Phase.NIGHT or not in_mafia_team(state, seat) or not state.alive[seat - 1]:
         return None
     don = acting_don(state)
-    suggestions = {}
+    suggestions: dict[str, int | None] = {}
     for member in state.living():
         if in_mafia_team(state, member):
             action = chosen(state, member, Act.SUGGEST)
             if action is not None:
                 suggestions[str(member)] = action.target
     kill = chosen(state, don, Act.KILL)
-    return {"acting_don": don, "suggestions": suggestions, "kill": kill.target if kill else None}
+    return TeamNight(acting_don=don, suggestions=suggestions, kill=kill.target if kill else None)
 
 
-def legal_actions(state: GameState, viewer: Viewer) -> list[dict[str, Any]]:
+def legal_actions(state: GameState, viewer: Viewer) -> list[Offer]:
     """What this viewer can do now, with every legal target; empty when nothing."""
     phase = state.phase
     if phase is Phase.ENDED:
         return points.extra_actions(state) if viewer.kind == "moderator" else []
     if viewer.kind == "moderator":
-        return _moderator_actions(state) if state.rules == "uk" else []
+        return _moderator_actions(state) if ruleset(state).fouls else []
     seat = viewer.seat
     if viewer.kind != "seat" or not 1 <= seat <= state.n:
         return []
@@ -149,13 +170,13 @@ def legal_actions(state: GameState, viewer: Viewer) -> list[dict[str, Any]]:
     if phase is Phase.VOTE:
         if seat in state.votes:
             return []
-        if state.rules == "uz":
+        if ruleset(state).open_vote:
             return [{"type": "vote", "targets": [s for s in state.living() if s != seat], "none": True}]
         return [{"type": "vote", "targets": [c for c in state.candidates if c != seat], "none": False}]
     if phase is Phase.ELIMINATE_ALL:
         return [] if seat in state.yes_votes else [{"type": "eliminate_all", "candidates": list(state.candidates)}]
     if phase in (Phase.SPEECHES, Phase.DEFENCE) and state.speaker == seat:
-        actions: list[dict[str, Any]] = []
+        actions: list[Offer] = []
         may_nominate = state.day > 1 or bool(state.options["day_one_votes"])
         if phase is Phase.SPEECHES and may_nominate and not any(by == seat for by, _ in state.nominations):
             taken = {nominee for _, nominee in state.nominations}
@@ -166,7 +187,7 @@ def legal_actions(state: GameState, viewer: Viewer) -> list[dict[str, Any]]:
     return []
 
 
-def _moderator_actions(state: GameState) -> list[dict[str, Any]]:
+def _moderator_actions(state: GameState) -> list[Offer]:
     """uk: fouls (2 at once only at night), taking the last foul back, sending a player from the table."""
     living = state.living()
     double = state.phase is Phase.NIGHT or bool(state.options["double_foul_by_day"])
@@ -179,28 +200,26 @@ def _moderator_actions(state: GameState) -> list[dict[str, Any]]:
     ]
 
 
-SHOOT_NIGHT_ONE = N_("The commissar cannot shoot on the first night.")
-
-
-def _night_actions(state: GameState, seat: int) -> list[dict[str, Any]]:
+def _night_actions(state: GameState, seat: int) -> list[Offer]:
     if seat in state.night_done:
         return []
     rs = ruleset(state)
-    result: list[dict[str, Any]] = []
+    result: list[Offer] = []
     for slot in free_slots(state, seat, rs.night_slots(state, seat)):
         for act in sorted(slot):
             targets = rs.night_targets(state, seat, act)
-            entry: dict[str, Any] = {"type": "night_act", "act": str(act), "targets": targets}
-            if act == Act.CHECK and state.rules == "uk":
+            entry: Offer = {"type": "night_act", "act": str(act), "targets": targets}
+            if act == Act.CHECK and rs.commissar_note:
                 entry["note"] = seat not in state.notes_used
-            if act == Act.SHOOT and state.rules == "uz" and state.day == 1:
-                entry["allowed"], entry["reason"] = False, SHOOT_NIGHT_ONE  # shown as not allowed, with why
+            reason = rs.night_refusal(state, seat, act)
+            if reason is not None:
+                entry["allowed"], entry["reason"] = False, reason  # shown as not allowed, with why
             result.append(entry)
     result.append({"type": "night_act", "act": str(Act.PASS), "targets": []})
     return result
 
 
-def chat_channels(state: GameState, viewer: Viewer) -> dict[str, list[str]]:
+def chat_channels(state: GameState, viewer: Viewer) -> ChatChannels:
     """Which chats this viewer may read and write now: room (day), mafia (night), dead."""
     if state.phase is Phase.ENDED:
         return {"read": ["room", "mafia", "dead"], "write": ["room"] if viewer.kind == "seat" else []}
@@ -211,7 +230,7 @@ def chat_channels(state: GameState, viewer: Viewer) -> dict[str, list[str]]:
     seat = viewer.seat
     if not state.alive[seat - 1]:
         return {"read": ["room", "dead"], "write": ["dead"]}
-    read, write = ["room"], []
+    read, write = ["room"], list[str]()
     if state.phase in _DAY_CHAT_PHASES:
         write.append("room")
     if in_mafia_team(state, seat):
@@ -221,11 +240,12 @@ def chat_channels(state: GameState, viewer: Viewer) -> dict[str, list[str]]:
     return {"read": read, "write": write}
 
 
-def timeline(state: GameState) -> list[dict[str, Any]]:
+def timeline(state: GameState) -> list[EventRecord]:
     """Half-day by half-day in the rule set's order (uz: night 1, day 1, ...; uk: day 1, night 1, ...), who
     did what at night, then what happened (shown when the game ends). A choice that an event already tells
     (a check with its result) is not listed twice."""
-    events = [{"day": e.day, "phase": e.phase, **e.as_dict()} for e in state.events if e.type != "game_over"]
+    events: list[EventRecord] = [{"day": e.day, "phase": e.phase, **e.as_dict()}
+                                 for e in state.events if e.type != "game_over"]
     told = {(e["day"], e["seat"], e["target"]): e for e in events if e["type"] == "check" and e["phase"] == "night"}
     choices = []
     for choice in state.choices:
@@ -234,31 +254,31 @@ def timeline(state: GameState) -> list[dict[str, Any]]:
             choices.append(choice)
         elif choice.get("note"):
             check["note"] = True  # the check's line says a note was left with it
-    night_first = state.rules != "uk"
+    night_first = ruleset(state).night_first
 
-    def half(item: dict[str, Any]) -> tuple[int, int]:
+    def half(item: EventRecord) -> tuple[int, int]:
         is_night = item["phase"] == "night"
         return int(item["day"]), 0 if is_night == night_first else 1
 
     return sorted(choices + events, key=half)
 
 
-def moderator_night(state: GameState) -> dict[str, Any] | None:
+def moderator_night(state: GameState) -> ModeratorNight | None:
     """What the moderator sees at night (he knows every role): who has not chosen yet, each choice as it comes,
     and what the night would bring if it ended now."""
     if state.phase is not Phase.NIGHT:
         return None
     cache = state.derived()
     if "moderator_night" not in cache:
-        picks = [{"seat": seat, "role": str(state.role(seat)), "act": str(a.act), "target": a.target, "note": a.note}
+        picks = [ModeratorPick(seat=seat, role=str(state.role(seat)), act=str(a.act), target=a.target, note=a.note)
                  for seat in sorted(state.night_acts) for a in state.night_acts[seat] if a.act != Act.PASS]
         waiting = [s for s in state.living() if s not in state.night_done]
-        cache["moderator_night"] = {"waiting": waiting, "picks": picks, "outcome": _outcome(state)}
-    result: dict[str, Any] = cache["moderator_night"]
+        cache["moderator_night"] = ModeratorNight(waiting=waiting, picks=picks, outcome=_outcome(state))
+    result: ModeratorNight = cache["moderator_night"]
     return result
 
 
-def _outcome(state: GameState) -> list[dict[str, Any]]:
+def _outcome(state: GameState) -> list[EventRecord]:
     """The night's events if it were resolved now (on a copy: the game is untouched)."""
     trial = copy.copy(state)
     for name in ("roles", "alive", "picks", "notes_used", "self_heals"):  # what resolving changes
