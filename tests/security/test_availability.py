@@ -35,11 +35,13 @@ from itsdangerous import TimestampSigner
 from nicegui import Client, core
 from nicegui.testing import User
 
+from tests.conftest import Environment
 from tests.web.helpers import create_room, join, node, screen_with, tap, wait_for
 from webgame import app as webgame_app
 from webgame.browser import transport
 from webgame.browser.identity import clean_name
 from webgame.errors import Refusal
+from webgame.framework import page_sockets
 from webgame.guard import page_limits, ratelimit, socket_guard
 from webgame.language.i18n import translator
 from webgame.pages.game_view import GameView
@@ -56,9 +58,9 @@ STRANGER = "198.51.100.7"
 
 
 @pytest.fixture(autouse=True)
-def fresh_limits(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
+def fresh_limits(monkeypatch: pytest.MonkeyPatch, environment: Environment) -> FakeTime:
     """Empty buckets on a clock the test moves, and X-Forwarded-For trusted (as behind the documented proxy)."""
-    monkeypatch.setenv("TRUST_PROXY", "1")
+    environment.set("TRUST_PROXY", "1")
     return limits_on_a_clock(monkeypatch)
 
 
@@ -199,7 +201,7 @@ async def test_socket_messages_count_only_from_their_own_pages_socket(user: User
     handled: list[dict[str, Any]] = []
     monkeypatch.setattr(Client, "handle_event", lambda _self, msg: handled.append(msg))
     handlers = core.sio.handlers["/"]
-    own = next(iter(client._socket_to_document_id))  # noqa: SLF001
+    own = page_sockets.sockets_of(client)[0]
     tap_message = {"client_id": client.id, "id": 3, "listener_id": "l", "args": []}
     handlers["event"]("a-bare-socket", dict(tap_message))
     assert handled == []  # knowing the page's id is not enough
@@ -236,6 +238,9 @@ async def test_a_handshake_needs_the_pages_own_browser(user: User, monkeypatch: 
         await core.sio.handlers["/"]["connect"]("a-bare-socket", stranger, None)
     assert await core.sio.handlers["/"]["handshake"](
         "another-bare-socket", {"client_id": client.id, "tab_id": "t", "document_id": "d"}) is False
+    # no socket id skips the check: one named as NiceGUI's simulated phones name theirs is a stranger's socket too
+    assert await core.sio.handlers["/"]["handshake"](
+        "test-a-bare-socket", {"client_id": client.id, "tab_id": "t", "document_id": "d"}) is False
     assert socket_guard.same_browser({"HTTP_COOKIE": f"session={signed_session('test secret', browser)}"},
                                      client.id)
 
@@ -373,14 +378,15 @@ async def test_joining_in_bulk_is_limited_per_browser_not_per_table(create_user:
 # ---------------------------------------------------------------- 8. where things live
 
 
-def test_browser_storage_lives_in_the_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_browser_storage_lives_in_the_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   environment: Environment) -> None:
     from nicegui.storage import Storage
 
     monkeypatch.setattr(Storage, "path", Storage.path)  # put back after the test
-    monkeypatch.delenv("NICEGUI_STORAGE_PATH", raising=False)
-    monkeypatch.setenv("MAFIA_DATA_DIR", str(tmp_path / "data"))
+    environment.unset("NICEGUI_STORAGE_PATH")
+    environment.set("MAFIA_DATA_DIR", str(tmp_path / "data"))
     assert webgame_app.place_browser_storage() == (tmp_path / "data" / "browsers").resolve() == Storage.path
-    monkeypatch.setenv("NICEGUI_STORAGE_PATH", str(tmp_path / "elsewhere"))
+    environment.set("NICEGUI_STORAGE_PATH", str(tmp_path / "elsewhere"))
     assert webgame_app.place_browser_storage() == (tmp_path / "elsewhere").resolve()
 
 

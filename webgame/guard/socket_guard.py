@@ -18,10 +18,10 @@ So the handlers of ``event``, ``javascript_response``, ``ack`` and ``log`` are w
 socket.io (``sio.eio.handlers["message"]``), before anything reads it: an event without data, one with three
 arguments, an unknown event name, an acknowledgement the server never asked for, a packet that is not JSON, all
 count against the socket's caps, and so do engine.io's own packets and frames it cannot decode
-(``_guard_engine_sockets``). python-socketio calls a handler with as many arguments as the event carried
+(``webgame.framework.socket_hooks``). python-socketio calls a handler with as many arguments as the event carried
 (an event without data: without its data argument), and a handler with a required data parameter raised a
 ``TypeError`` that was logged with its traceback for every message (issue 26: 10.4 MB of log in 10 s, none of
-it counted). So an event is checked before socket.io dispatches it (``_checked_event``): one of NiceGUI's own
+it counted). So an event is checked before socket.io dispatches it (``_event_refusal``): one of NiceGUI's own
 events with exactly one argument, or it is dropped and counted; a browser may not send ``connect`` or
 ``disconnect`` as events (they would reach those handlers with whatever the browser put in them).
 """
@@ -29,6 +29,7 @@ events with exactly one argument, or it is dropped and counted; a browser may no
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import logging
 import time
@@ -39,6 +40,8 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from itsdangerous import BadSignature, TimestampSigner
+
+from webgame.framework import page_sockets, socket_hooks
 
 log = logging.getLogger(__name__)
 
@@ -63,31 +66,18 @@ def install(sio: Any) -> None:
         handlers["handshake"] = _guarded_handshake(sio, handlers["handshake"])
     if "connect" in handlers:  # NiceGUI's implicit handshake (in the socket's query) calls its handshake directly
         handlers["connect"] = _guarded_connect(handlers["connect"])
-    _guard_engine_sockets()
+    socket_hooks.count_engine_packets(_counts, _drop)
     engine = sio.eio.handlers
     engine["message"] = _checked_message(engine["message"])
     engine["disconnect"] = _forgetting(engine["disconnect"])
-    sio._handle_event = _checked_event(sio, sio._handle_event)  # noqa: SLF001 - called by its message handler
+    socket_hooks.filter_events(sio, lambda namespace, data: _event_refusal(sio, namespace, data))
     global _close_socket  # noqa: PLW0603 - the one server of the process
-    _close_socket = _closer(sio)
+    _close_socket = functools.partial(page_sockets.end_engine_socket, sio)
 
 
 _close_socket: Callable[[str], Any] | None = None
 EVENTS = frozenset({*GUARDED, "handshake"})  # what NiceGUI's page sends; each carries exactly one argument
 PACKETS = frozenset("012")  # socket.io packets a browser sends: connect, disconnect, event (never acks, binary)
-
-
-def _closer(sio: Any) -> Callable[[str], Any]:
-    async def close(eio_sid: str) -> None:
-        """socket.io's disconnect (the page's script then does not reconnect: a flood's page ends), or the bare
-        engine.io socket when it never joined the namespace."""
-        sid = sio.manager.sid_from_eio_sid(eio_sid, "/")
-        if sid is not None:
-            await sio.disconnect(sid)
-        else:
-            await sio.eio.disconnect(eio_sid)
-
-    return close
 
 
 def within_rate(sid: str) -> bool:
@@ -112,58 +102,6 @@ def _over_rate(sid: str) -> None:
         from nicegui import background_tasks
 
         background_tasks.create(_close_socket(sid), name="close a flooding socket")
-
-
-def _guard_engine_sockets() -> None:
-    """Count every engine.io packet of a socket (its transport's every frame) against the socket's caps, before
-    it is read: ``AsyncSocket.receive`` for both transports, and the websocket's frames before engine.io decodes
-    them (a frame it cannot decode, or a packet type it does not know, was logged with a traceback each)."""
-    from engineio import async_socket, exceptions, packet as eio_packet
-
-    socket_class = async_socket.AsyncSocket
-    if getattr(socket_class.receive, "guarded", False):
-        return
-    known = {eio_packet.PONG, eio_packet.MESSAGE, eio_packet.UPGRADE, eio_packet.CLOSE}
-    receive, websocket_handler, post = (socket_class.receive, socket_class._websocket_handler,  # noqa: SLF001
-                                        socket_class.handle_post_request)
-
-    async def counted_receive(self: Any, pkt: Any) -> Any:
-        if not _counts(self.sid):
-            return None
-        if pkt.packet_type not in known:
-            drop("unexpected engine.io packet")
-            return None
-        return await receive(self, pkt)
-
-    async def checked_websocket(self: Any, ws: Any) -> Any:
-        wait = ws.wait
-
-        async def readable_frames() -> Any:
-            while True:
-                frame = await wait()
-                if frame is None or isinstance(frame, bytes) or (isinstance(frame, str) and frame[:1] in _FRAMES):
-                    return frame
-                if not _counts(self.sid):
-                    return None  # as if the browser had closed it: engine.io closes the socket
-                drop("unreadable engine.io frame")
-
-        ws.wait = readable_frames
-        return await websocket_handler(self, ws)
-
-    async def checked_post(self: Any, environ: Any) -> Any:
-        try:
-            return await post(self, environ)
-        except (ValueError, TypeError, IndexError) as error:  # a body engine.io cannot decode: socket closed
-            drop("unreadable engine.io request")
-            raise exceptions.EngineIOError from error
-
-    counted_receive.guarded = True  # type: ignore[attr-defined]
-    socket_class.receive = counted_receive
-    socket_class._websocket_handler = checked_websocket  # noqa: SLF001
-    socket_class.handle_post_request = checked_post
-
-
-_FRAMES = frozenset("0123456")  # engine.io packet types (a frame starting otherwise cannot be decoded)
 
 
 def _counts(sid: str) -> bool:
@@ -192,21 +130,23 @@ def _checked_message(handler: Callable[..., Any]) -> Callable[..., Any]:
     return checked
 
 
-def _checked_event(sio: Any, handle_event: Callable[..., Any]) -> Callable[..., Any]:
-    async def checked(eio_sid: str, namespace: str | None, packet_id: Any, data: Any) -> Any:
-        """An event goes on to socket.io only if it is one of NiceGUI's own with exactly its one argument."""
-        name = data[0] if isinstance(data, list) and data else None
-        if (namespace or "/") != "/" or not isinstance(name, str) or name not in EVENTS \
-                or name not in sio.handlers.get("/", {}):
-            drop("unknown socket event")
-            return None
-        if len(data) != 2:
-            drop(f"{name} without data" if len(data) < 2 else f"{name} with extra data")
-            return None
-        return await handle_event(eio_sid, namespace, packet_id, data)
+def _event_refusal(sio: Any, namespace: str | None, data: Any) -> str | None:
+    """Why a socket.io event is dropped before socket.io dispatches it (counted), or None: it goes on. Only one of
+    NiceGUI's own events, with exactly its one argument, goes on."""
+    name = data[0] if isinstance(data, list) and data else None
+    reason = None
+    if (namespace or "/") != "/" or not isinstance(name, str) or name not in EVENTS \
+            or name not in sio.handlers.get("/", {}):
+        reason = "unknown socket event"
+    elif len(data) != 2:
+        reason = f"{name} without data" if len(data) < 2 else f"{name} with extra data"
+    if reason is not None:
+        drop(reason)
+    return reason
 
-    checked.guarded = True  # type: ignore[attr-defined]
-    return checked
+
+def _drop(reason: str) -> None:
+    drop(reason)  # (looked up when called: the tests count the drops by replacing ``drop``)
 
 
 def _forgetting(handler: Callable[..., Any]) -> Callable[..., Any]:
@@ -236,7 +176,7 @@ def owned_client(sid: str, msg: Any) -> Any:
     if not isinstance(msg, dict) or not isinstance(msg.get("client_id"), str):
         return None
     client = Client.instances.get(msg["client_id"])
-    if client is None or sid not in getattr(client, "_socket_to_document_id", {}):
+    if client is None or not page_sockets.shows_page(client, sid):
         return None
     return client
 
@@ -255,7 +195,7 @@ def well_formed(name: str, msg: dict[str, Any]) -> bool:
 
 def _guarded(name: str, handler: Callable[..., Any]) -> Callable[..., Any]:
     def guarded(sid: str, *args: Any) -> Any:
-        if len(args) != 1:  # ``_checked_event`` drops these first; here for any other caller
+        if len(args) != 1:  # ``_event_refusal`` drops these first; here for any other caller
             drop(f"malformed {name}")
             return None
         msg = args[0]
@@ -285,7 +225,7 @@ def _guarded_handshake(sio: Any, handler: Callable[..., Any]) -> Callable[..., A
                 or not isinstance(data.get("tab_id"), str) or not isinstance(data.get("document_id"), str):
             drop("malformed handshake")
             return False
-        if not sid.startswith("test-") and not same_browser(sio.get_environ(sid) or {}, data["client_id"]):
+        if not same_browser(sio.get_environ(sid) or {}, data["client_id"]):
             drop("handshake from another browser")
             return False
         return await handler(sid, data)
@@ -318,7 +258,7 @@ def same_browser(environ: dict[str, Any], client_id: str) -> bool:
 
     client = Client.instances.get(client_id)
     secret = app.storage.secret
-    request = getattr(client, "_request", None)
+    request = page_sockets.page_request(client) if client is not None else None
     if client is None or request is None or not secret:
         return True
     try:

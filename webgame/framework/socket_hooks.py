@@ -1,0 +1,90 @@
+"""Where the socket guard (``webgame.guard.socket_guard``) looks at a browser's packets before engine.io and socket.io
+read them: engine.io's ``AsyncSocket`` and socket.io's ``_handle_event``, which neither library lets an app hook.
+
+The guard decides (what counts, what is dropped, why); this module only puts its questions where the packets pass:
+
+- ``count_engine_packets``: every engine.io packet of a socket, on either transport, is counted before engine.io
+  reads it (``AsyncSocket.receive``), a websocket frame engine.io could not decode is counted and dropped before
+  it tries (``AsyncSocket._websocket_handler``: each such frame was a logged traceback), and a polling body it
+  cannot decode closes the socket instead of raising a traceback (``handle_post_request``);
+- ``filter_events``: a socket.io event is shown to the guard before socket.io dispatches it to a handler
+  (``AsyncServer._handle_event``): python-socketio calls a handler with as many arguments as the event carried,
+  and a handler with a required data argument raised a ``TypeError`` logged with its traceback for every such
+  message (issue 26: 10.4 MB of log in 10 s, none of it counted).
+
+Both are idempotent (``webgame.app.setup`` runs again for every simulated-phone test) and change nothing for a
+packet the guard lets through.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+FRAMES = frozenset("0123456")  # engine.io packet types (a frame starting otherwise cannot be decoded)
+Counts = Callable[[str], bool]  # engine.io sid -> whether its packet may be read (False: over its caps)
+Drop = Callable[[str], None]  # why a packet was dropped
+
+
+def count_engine_packets(counts: Counts, drop: Drop) -> None:
+    """Ask ``counts`` about every engine.io packet and websocket frame before engine.io reads it (see above)."""
+    from engineio import async_socket, exceptions, packet as eio_packet
+
+    socket_class = async_socket.AsyncSocket
+    if getattr(socket_class.receive, "guarded", False):
+        return
+    known = {eio_packet.PONG, eio_packet.MESSAGE, eio_packet.UPGRADE, eio_packet.CLOSE}
+    receive, websocket_handler, post = (socket_class.receive, socket_class._websocket_handler,  # noqa: SLF001
+                                        socket_class.handle_post_request)
+
+    async def counted_receive(self: Any, pkt: Any) -> Any:
+        if not counts(self.sid):
+            return None
+        if pkt.packet_type not in known:
+            drop("unexpected engine.io packet")
+            return None
+        return await receive(self, pkt)
+
+    async def checked_websocket(self: Any, ws: Any) -> Any:
+        wait = ws.wait
+
+        async def readable_frames() -> Any:
+            while True:
+                frame = await wait()
+                if frame is None or isinstance(frame, bytes) or (isinstance(frame, str) and frame[:1] in FRAMES):
+                    return frame
+                if not counts(self.sid):
+                    return None  # as if the browser had closed it: engine.io closes the socket
+                drop("unreadable engine.io frame")
+
+        ws.wait = readable_frames
+        return await websocket_handler(self, ws)
+
+    async def checked_post(self: Any, environ: Any) -> Any:
+        try:
+            return await post(self, environ)
+        except (ValueError, TypeError, IndexError) as error:  # a body engine.io cannot decode: socket closed
+            drop("unreadable engine.io request")
+            raise exceptions.EngineIOError from error
+
+    counted_receive.guarded = True  # type: ignore[attr-defined]
+    socket_class.receive = counted_receive
+    socket_class._websocket_handler = checked_websocket  # noqa: SLF001
+    socket_class.handle_post_request = checked_post
+
+
+def filter_events(sio: Any, refusal: Callable[[str | None, Any], str | None]) -> None:
+    """Show every socket.io event (its namespace and its data: ``[name, *arguments]``) to ``refusal`` before
+    socket.io dispatches it; an event it names a reason for is dropped (the reason goes to its ``drop``, by the
+    guard itself)."""
+    handle_event = sio._handle_event  # noqa: SLF001 - called by socket.io's message handler
+    if getattr(handle_event, "guarded", False):
+        return
+
+    async def checked(eio_sid: str, namespace: str | None, packet_id: Any, data: Any) -> Any:
+        if refusal(namespace, data) is not None:
+            return None
+        return await handle_event(eio_sid, namespace, packet_id, data)
+
+    checked.guarded = True  # type: ignore[attr-defined]
+    sio._handle_event = checked  # noqa: SLF001
