@@ -1,6 +1,7 @@
 // One part of a phone's game screen (webgame/pages/screen.py): `model` is a JSON list of nodes that this
 // component draws with Quasar's components and the classes NiceGUI itself uses, so the screen looks as it
-// did when every node was its own element. A tap is sent back as {id, value}.
+// did when every node was its own element. A tap is sent back as {id, value}. What each node's kind ("t") and
+// one- or two-letter key holds: webgame/pages/screen_keys.py (tests/web/test_screen_keys.py holds this file to it).
 import { h, reactive, resolveComponent } from "vue";
 
 // The veil: every part of the page is drawn covered (the same for every role) unless its owner reveals it.

@@ -9,7 +9,9 @@ Redrawing a part is building a few dicts and one string, and nothing is sent whe
 A part is built only from its page's own projection, like before: ``Draft`` is a small builder whose calls
 mirror the ``ui`` calls they replace. A button's ``tid`` is both its ``data-testid`` in the browser and
 the key of its handler, so a tap on a screen that was redrawn meanwhile still means what its button said
-(and the engine validates it anyway); a tap with an unknown id does nothing.
+(and the engine validates it anyway); a tap with an unknown id does nothing. A node's kinds and keys, and what
+each holds, are defined once in ``webgame.pages.screen_keys`` (the test that holds this file and ``screen.js`` to
+them: ``tests/web/test_screen_keys.py``).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ class Draft:
         self.nodes: list[Node] = []
         self._stack: list[list[Node]] = [self.nodes]
         self.handlers: dict[str, Handler] = {}
+        self.shared: str | None = None  # the model of a part built once for many pages (``adopt``)
 
     # ------------------------------------------------------------ leaves
 
@@ -237,8 +240,16 @@ class Draft:
         """A part that folds, ``opened`` at first (and whenever that changes); ``tid``: a tap as it opens, folds."""
         return self._box({"t": "exp", "x": title, "o": 1 if opened else 0, "c": cls}, tid)
 
+    def adopt(self, nodes: list[Node], model: str) -> None:
+        """This part is one built once for many pages (``webgame.pages.shared_parts``): its nodes and its model,
+        as they are (read, never changed), in an empty draft."""
+        if self.nodes or self.handlers:
+            raise ValueError("a shared part is the whole of its draft")
+        self.nodes.extend(nodes)
+        self.shared = model
+
     def model(self) -> str:  # what the browser draws (screen.js), as one JSON string
-        return dumps(self.nodes)
+        return self.shared if self.shared is not None else dumps(self.nodes)
 
     @property
     def texts(self) -> list[str]:

@@ -1,13 +1,14 @@
 """Reading a screen part's model (``webgame.pages.screen``): its texts, its node ids, and what the covered and
 the revealed screen draw of it. Used by the parts themselves (``Screen.texts``) and by the tests, which read a
-phone's screen the way its browser draws it.
+phone's screen the way its browser draws it. What each of a node's one- and two-letter keys holds, and its kinds:
+``webgame.pages.screen_keys``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-Node = dict[str, Any]
+Node = dict[str, Any]  # keys and kinds: webgame.pages.screen_keys
 
 
 def model_texts(nodes: list[Node]) -> list[str]:
