@@ -144,7 +144,7 @@ LAYERS: list[set[str]] = [
     {"webgame.pages.screen", "webgame.pages.wording", "webgame.pages.components", "webgame.pages.evenness",
      "webgame.pages.news", "webgame.pages.page_protocols", "webgame.pages.screen_model",
      "webgame.pages.narrator_controls", "webgame.pages.narration", "webgame.pages.moving",
-     "webgame.pages.reach_note"},  # the parts, wording
+     "webgame.pages.reach_note", "webgame.pages.shared_parts"},  # the parts, wording
 ]
 FORBIDDEN_IN_PAGES = ("engine.state", "engine.knowledge", "engine.game", "engine.view")
 

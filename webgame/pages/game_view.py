@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action
-from webgame.pages import components, day, moving, night, outcome, wording
+from webgame.pages import components, day, moving, night, outcome, shared_parts, wording
 from webgame.pages.chat_part import ChatPart
 from webgame.pages.moderator import moderator_night
 from webgame.pages.record_part import RecordPart
@@ -266,7 +266,27 @@ class GameView:
             day.render(self, d)
 
     def status(self, d: Draft) -> None:
-        """The counts of the current step (who is still choosing, ready, the tally): their own part."""
+        """The counts of the current step (who is still choosing, ready, the tally): their own part. They are
+        public, so the part is built once for every page of the room, from the spectator's projection
+        (``shared_parts``); the key names what it reads beyond it: the language and the names."""
+        room = self.page.room
+        names = tuple((room.name_of(seat), room.seat_is_bot(seat)) for seat in range(1, self.viewer_seats + 1))
+        key = ("status", self.page.identity.language, self.p.get("phase"), self.p.get("result_hold"), names)
+        shared_parts.draw(d, room, key, self._public_status)
+
+    @property
+    def viewer_seats(self) -> int:
+        return self.proj.seats if self.proj is not None else 0
+
+    def _public_status(self, d: Draft) -> None:
+        public = GameView(self.page)  # this page's language and names, the spectator's projection
+        proj = self.page.room.projection(None)
+        if proj is None:
+            return
+        public.proj, public.p = proj, proj.view
+        public._status(d)
+
+    def _status(self, d: Draft) -> None:
         phase = self.p.get("phase")
         if phase == "night" and not self.p.get("result_hold"):
             night.waiting(self, d)

@@ -1,0 +1,45 @@
+"""Screen parts that are the same on every phone of a room showing its game: built once per change of the room.
+
+The step's counts (who is still choosing at night, the tally, who is ready to vote, the yes and the no) are
+public: the engine gives them alike to every viewer (``engine.view.public_view``). A vote changed them on
+every phone of the room, and every phone built the same part again (issue 32: the redraw per phone was the
+largest share of an action's page work). Here such a part is built once per state of the room, language and
+key, from the **spectator's projection** (``Room.projection(None)``: what any viewer may see, and nothing
+more), and every page draws that model as it is. A shared part holds no button: a handler belongs to one page
+(``draw`` refuses a build that made one).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Hashable
+
+from webgame.pages.screen import Draft
+from webgame.pages.screen_model import Node
+from webgame.room.rooms import Room
+
+Built = tuple[list[Node], str]  # a part's nodes and its model (the JSON the browser draws)
+
+_BUILT: weakref.WeakKeyDictionary[Room, tuple[Hashable, dict[Hashable, Built]]] = weakref.WeakKeyDictionary()
+
+
+def draw(d: Draft, room: Room, key: Hashable, build: Callable[[Draft], None]) -> bool:
+    """Draw in ``d`` what ``build`` makes for ``key``, built only when this room meets ``key`` first in its
+    present state (``Room.version()``: a new action, step or chat line forgets every build of the one before).
+    ``key`` must name everything the build reads beyond the spectator's projection (the language, the names).
+    True when it was built now, False when an earlier page's build was drawn."""
+    version = room.version()
+    held = _BUILT.get(room)
+    if held is None or held[0] != version:
+        held = (version, {})
+        _BUILT[room] = held
+    built = held[1].get(key)
+    fresh = built is None
+    if built is None:
+        draft = Draft()
+        build(draft)
+        if draft.handlers:
+            raise ValueError("a part shared by many pages cannot hold a button")
+        built = held[1][key] = (draft.nodes, draft.model())
+    d.adopt(*built)
+    return fresh
