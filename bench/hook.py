@@ -20,6 +20,8 @@ from typing import Any
 
 from fastapi.responses import JSONResponse
 
+from webgame import settings
+
 ENV_FLAG = "MAFIA_BENCH"
 PATH = "/_bench/game/{code}"
 MEMORY_PATH = "/_bench/memory"
@@ -29,7 +31,8 @@ _SNAPSHOTS: dict[str, Any] = {}
 
 
 def enabled() -> bool:
-    return os.environ.get(ENV_FLAG) == "1"
+    """Whether this server was started with ``MAFIA_BENCH=1`` (``webgame.settings``: the bench's flag)."""
+    return settings.current().bench
 
 
 def _game(code: str) -> JSONResponse:

@@ -11,7 +11,6 @@ import ctypes
 import ctypes.util
 import gc
 import logging
-import os
 import sys
 import time
 from collections.abc import Callable
@@ -20,6 +19,7 @@ from pathlib import Path
 from fastapi.responses import PlainTextResponse
 from nicegui import app, background_tasks, ui
 
+from webgame import settings
 from webgame.browser import app_manifest, heartbeat, language_cookie, public_address, storage_expiry, transport
 from webgame.browser.identity import quiet_storage_reads, storage_secret
 from webgame.cluster import process as cluster
@@ -132,6 +132,7 @@ def _healthz() -> PlainTextResponse:
 
 
 def setup() -> None:
+    settings.load()  # the environment, read once (webgame.settings); every module asks the settings
     # a fresh checkout's catalogs, compiled before any page speaks (webgame.language.catalogs)
     catalogs.compile_missing()
     register_database(app)
@@ -165,19 +166,16 @@ def place_browser_storage() -> Path:
     ``NICEGUI_STORAGE_PATH`` says where."""
     from nicegui.storage import Storage
 
-    chosen = os.environ.get("NICEGUI_STORAGE_PATH")
-    path = Path(chosen).resolve() if chosen else (data_dir() / BROWSER_STORAGE).resolve()
+    chosen = settings.current().browser_storage
+    path = chosen.resolve() if chosen else (data_dir() / BROWSER_STORAGE).resolve()
     Storage.path = path
     return path
 
 
-SHOW_LINK = "MAFIA_SHOW_LINK"  # "1" (bash scripts/play): print where phones join, and its QR code, once started
-
-
 def run() -> None:
     public_address.check_public_url()  # a malformed PUBLIC_URL would break every link: refused with what to write
-    port = int(os.environ.get("PORT", "8080"))
-    if os.environ.get(SHOW_LINK) == "1":
+    port = settings.current().port
+    if settings.current().show_link:  # MAFIA_SHOW_LINK=1 (bash scripts/play): where phones join, once started
         app.on_startup(lambda: print(public_address.announce(port), flush=True))
     tune_gc()
     place_browser_storage()
@@ -187,7 +185,7 @@ def run() -> None:
     transport.sansio_websockets()
     stale_sockets.install(app)  # a gone page's socket: refused at once (webgame.framework.stale_sockets)
     ui.run(
-        host=os.environ.get("HOST", "0.0.0.0"),
+        host=settings.current().host,
         port=port,
         title="Mafia",
         favicon=STATIC_DIR / "app-icon.svg",  # one cached file, not a data URL in every page

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from bench import hook as bench_hook
 from bench.load import run_one
+from tests.conftest import Environment
 
 
 def test_a_room_of_phones_and_server_bots_plays(tmp_path: Path) -> None:
@@ -21,18 +20,18 @@ def test_a_room_of_phones_and_server_bots_plays(tmp_path: Path) -> None:
     assert result["errors"] == 0 and result["missed"] == 0, result["error_text"]
 
 
-def test_the_bench_hook_exists_only_with_mafia_bench(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_bench_hook_exists_only_with_mafia_bench(environment: Environment) -> None:
     class App:
         routes: list[str] = []
 
         def add_api_route(self, path: str, *_args: object, **_kwargs: object) -> None:
             self.routes.append(path)
 
-    monkeypatch.delenv(bench_hook.ENV_FLAG, raising=False)
+    environment.unset(bench_hook.ENV_FLAG)
     app = App()
     bench_hook.register(app)
     assert app.routes == []
-    monkeypatch.setenv(bench_hook.ENV_FLAG, "1")
+    environment.set(bench_hook.ENV_FLAG, "1")
     bench_hook.register(app)
     assert app.routes == [bench_hook.PATH, bench_hook.MEMORY_PATH, bench_hook.CLIENT_PATH,
                           bench_hook.STEPS_PATH]

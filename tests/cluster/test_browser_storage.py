@@ -16,6 +16,7 @@ from nicegui.persistence import FilePersistentDict
 from nicegui.storage import Storage
 from tortoise import connections
 
+from tests.conftest import Environment
 from webgame.browser import storage_expiry
 from webgame.browser.identity import BrowserIdentity
 from webgame.framework import browser_storage
@@ -130,12 +131,12 @@ async def test_the_storage_is_in_postgresql_only_while_installed() -> None:
     assert isinstance(Storage._create_persistent_dict(f"user-{BROWSER}"), FilePersistentDict)  # noqa: SLF001
 
 
-def test_only_a_postgresql_url_moves_the_storage(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("DATABASE_URL", "postgres://mafia@127.0.0.1:5432/mafia")
+def test_only_a_postgresql_url_moves_the_storage(environment: Environment) -> None:
+    environment.set("DATABASE_URL", "postgres://mafia@127.0.0.1:5432/mafia")
     assert browser_storage.on_postgres()
-    monkeypatch.setenv("DATABASE_URL", "sqlite:///tmp/mafia.sqlite3")
+    environment.set("DATABASE_URL", "sqlite:///tmp/mafia.sqlite3")
     assert not browser_storage.on_postgres()
-    monkeypatch.delenv("DATABASE_URL")
+    environment.unset("DATABASE_URL")
     assert not browser_storage.on_postgres()
 
 

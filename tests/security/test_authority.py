@@ -28,6 +28,7 @@ from nicegui.testing import User
 
 from engine.actions import Deadline, EndSpeech, Foul, NightAct, Ready, Vote
 from engine.errors import RuleError
+from tests.conftest import Environment
 from webgame.browser import identity
 from webgame.errors import Refusal
 from webgame.guard import ratelimit
@@ -215,22 +216,22 @@ def test_a_bucket_gives_a_burst_then_a_steady_rate() -> None:
     assert "203.0.113.9" not in limiter.buckets
 
 
-def test_forwarded_addresses_count_only_behind_a_trusted_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_forwarded_addresses_count_only_behind_a_trusted_proxy(environment: Environment) -> None:
     class Request:
         headers = {"x-forwarded-for": "1.2.3.4, 203.0.113.5"}
         client = type("Client", (), {"host": "10.0.0.2"})()
 
-    monkeypatch.delenv("TRUST_PROXY", raising=False)
+    environment.unset("TRUST_PROXY")
     assert ratelimit.client_address(Request()) == "10.0.0.2"
-    monkeypatch.setenv("TRUST_PROXY", "1")
+    environment.set("TRUST_PROXY", "1")
     assert ratelimit.client_address(Request()) == "203.0.113.5"  # what our proxy saw, not what the client claims
 
 
 async def test_creating_joining_and_guessing_are_rate_limited(create_user: Callable[[], User],
-                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+                                                              environment: Environment) -> None:
     from tests.web.helpers import wait_for
 
-    monkeypatch.setenv("TRUST_PROXY", "1")
+    environment.set("TRUST_PROXY", "1")
     prankster = create_user()
     prankster.http_client.headers["X-Forwarded-For"] = "203.0.113.66"
     prankster.http_client.headers["Accept-Language"] = "ru"
@@ -283,7 +284,7 @@ async def test_the_session_cookie_is_httponly_and_samesite(user: User) -> None:
     assert "httponly" in cookie and "samesite=lax" in cookie and "secure" not in cookie
 
 
-def test_secure_cookies_on_request(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_secure_cookies_on_request(environment: Environment) -> None:
     from starlette.applications import Starlette
     from starlette.middleware.sessions import SessionMiddleware
     from starlette.responses import PlainTextResponse
@@ -296,7 +297,7 @@ def test_secure_cookies_on_request(monkeypatch: pytest.MonkeyPatch) -> None:
         request.session["id"] = "x"
         return PlainTextResponse("ok")
 
-    monkeypatch.setenv("SECURE_COOKIES", "1")
+    environment.set("SECURE_COOKIES", "1")
     app = Starlette(routes=[Route("/", page)])
     app.add_middleware(SessionMiddleware, secret_key="k", **transport.session_cookie_kwargs())
     cookie = TestClient(app, base_url="https://testserver").get("/").headers["set-cookie"].lower()
@@ -304,11 +305,11 @@ def test_secure_cookies_on_request(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_the_storage_secret_comes_from_the_environment_or_is_kept(tmp_path: Path,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("STORAGE_SECRET", "from the environment")
+                                                                   environment: Environment) -> None:
+    environment.set("STORAGE_SECRET", "from the environment")
     assert identity.storage_secret() == "from the environment"
-    monkeypatch.delenv("STORAGE_SECRET")
-    monkeypatch.setenv("MAFIA_DATA_DIR", str(tmp_path / "data"))
+    environment.unset("STORAGE_SECRET")
+    environment.set("MAFIA_DATA_DIR", str(tmp_path / "data"))
     first = identity.storage_secret()
     kept = tmp_path / "data" / identity.SECRET_FILE_NAME
     assert len(first) >= 40 and kept.read_text().strip() == first

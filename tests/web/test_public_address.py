@@ -12,6 +12,7 @@ from nicegui import core
 from nicegui.testing import User
 from starlette.requests import Request
 
+from tests.conftest import Environment
 from webgame.browser import public_address
 from webgame.browser.public_address import Address, Reach
 from webgame.language.i18n import translator
@@ -30,10 +31,10 @@ def _request(host: str, peer: str = "127.0.0.1", headers: dict[str, str] | None 
 
 
 @pytest.fixture(autouse=True)
-def a_laptop_on_wifi(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def a_laptop_on_wifi(monkeypatch: pytest.MonkeyPatch, environment: Environment) -> Iterator[None]:
     """This machine: a laptop (not a container), serving on every interface, its Wi-Fi on the default route."""
     for name in ("PUBLIC_URL", "HOST", "DOMAIN", "SECURE_COOKIES"):
-        monkeypatch.delenv(name, raising=False)
+        environment.unset(name)
     monkeypatch.setattr(public_address, "in_container", lambda: False)
     monkeypatch.setattr(public_address, "machine_addresses", lambda: list(LAPTOP))
     monkeypatch.setattr(public_address, "default_route_address", lambda: "192.168.1.5")
@@ -67,24 +68,24 @@ def test_a_page_opened_by_another_address_keeps_it() -> None:
         assert public_address.reach(claimed) == Reach("http://localhost:8080", "own")
 
 
-def test_public_url_wins(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PUBLIC_URL", "https://mafia.example.com/")
+def test_public_url_wins(environment: Environment) -> None:
+    environment.set("PUBLIC_URL", "https://mafia.example.com/")
     assert components.room_url(_request("localhost:8080"), "K7QXM") == "https://mafia.example.com/r/K7QXM"
     assert components.room_url(_request("10.0.0.7:8080", peer="10.0.0.9"), "K7QXM") == \
         "https://mafia.example.com/r/K7QXM"
     assert public_address.reach(_request("localhost:8080")).kind == "public"
     assert public_address.start_links(8080) == ["https://mafia.example.com"]
-    monkeypatch.setenv("PUBLIC_URL", "mafia.example.com")  # no scheme: refused at start, with what to write
+    environment.set("PUBLIC_URL", "mafia.example.com")  # no scheme: refused at start, with what to write
     with pytest.raises(SystemExit, match="PUBLIC_URL must look like"):
         public_address.check_public_url()
 
 
-def test_no_guess_where_it_would_be_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HOST", "127.0.0.1")  # the server listens on loopback only: no phone can reach it
+def test_no_guess_where_it_would_be_wrong(monkeypatch: pytest.MonkeyPatch, environment: Environment) -> None:
+    environment.set("HOST", "127.0.0.1")  # the server listens on loopback only: no phone can reach it
     assert public_address.reach(_request("localhost:8080")) == Reach("http://localhost:8080", "unreachable")
-    monkeypatch.setenv("HOST", "192.168.1.5")  # bound to one address: that one
+    environment.set("HOST", "192.168.1.5")  # bound to one address: that one
     assert public_address.reach(_request("localhost:8080")).base == "http://192.168.1.5:8080"
-    monkeypatch.delenv("HOST")
+    environment.unset("HOST")
     monkeypatch.setattr(public_address, "in_container", lambda: True)  # a container's addresses are its own
     monkeypatch.setattr(public_address, "_CACHE", public_address._Cache())
     assert public_address.reach(_request("localhost:8080")).kind == "unreachable"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from starlette.requests import Request
 
+from tests.conftest import Environment
 from webgame.browser import transport
 from webgame.pages import components
 
@@ -17,9 +18,9 @@ def _request(host: str, scheme: str = "http") -> Request:
 
 
 @pytest.fixture(autouse=True)
-def _plain(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("DOMAIN", raising=False)
-    monkeypatch.delenv("SECURE_COOKIES", raising=False)
+def _plain(environment: Environment) -> None:
+    environment.unset("DOMAIN")
+    environment.unset("SECURE_COOKIES")
 
 
 def test_on_a_lan_the_room_link_is_the_address_the_phone_used() -> None:
@@ -28,24 +29,24 @@ def test_on_a_lan_the_room_link_is_the_address_the_phone_used() -> None:
     assert transport.session_cookie_kwargs()["https_only"] is False
 
 
-def test_with_a_domain_the_shared_links_are_https_and_the_cookie_is_secure(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("DOMAIN", "mafia.example.org")
+def test_with_a_domain_the_shared_links_are_https_and_the_cookie_is_secure(environment: Environment) -> None:
+    environment.set("DOMAIN", "mafia.example.org")
     assert components.room_url(_request("mafia.example.org"), "K7QXM") == "https://mafia.example.org/r/K7QXM"
     assert components.tv_url(_request("mafia.example.org"), "K7QXM") == "https://mafia.example.org/r/K7QXM/screen"
     assert transport.session_cookie_kwargs()["https_only"] is True
 
 
-def test_secure_cookies_alone_means_https_too_and_zero_overrides_the_domain(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SECURE_COOKIES", "1")  # an HTTPS proxy of one's own, without compose's DOMAIN
+def test_secure_cookies_alone_means_https_too_and_zero_overrides_the_domain(environment: Environment) -> None:
+    environment.set("SECURE_COOKIES", "1")  # an HTTPS proxy of one's own, without compose's DOMAIN
     assert components.room_url(_request("mafia.example.org"), "AB234") == "https://mafia.example.org/r/AB234"
-    monkeypatch.setenv("DOMAIN", "mafia.example.org")
-    monkeypatch.setenv("SECURE_COOKIES", "0")
+    environment.set("DOMAIN", "mafia.example.org")
+    environment.set("SECURE_COOKIES", "0")
     assert components.room_url(_request("mafia.example.org"), "AB234") == "http://mafia.example.org/r/AB234"
     assert transport.session_cookie_kwargs()["https_only"] is False
 
 
-def test_an_empty_domain_is_no_domain(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("DOMAIN", "")  # compose.yaml passes ${DOMAIN:-}: empty when it is not set
+def test_an_empty_domain_is_no_domain(environment: Environment) -> None:
+    environment.set("DOMAIN", "")  # compose.yaml passes ${DOMAIN:-}: empty when it is not set
     assert components.room_url(_request("localhost:8080"), "AB234") == "http://localhost:8080/r/AB234"
 
 

@@ -15,6 +15,7 @@ from tortoise import timezone
 from tortoise.context import TortoiseContext
 from tortoise.migrations.autodetector import MigrationAutodetector
 
+from tests.conftest import Environment
 from webgame.store import queries as store, sqlite_log, tokens
 from webgame.store.db import apply_migrations, open_database, register_database, tortoise_config
 from webgame.store.models import ActionRecord, Room, RoomStatus, Seat
@@ -285,10 +286,10 @@ async def test_the_models_match_the_committed_migrations(tmp_path: Path) -> None
 # ---------------------------------------------------------------- the app's lifespan
 
 
-async def test_register_database_serves_queries_from_other_tasks(tmp_path: Path, monkeypatch) -> None:
+async def test_register_database_serves_queries_from_other_tasks(tmp_path: Path, environment: Environment) -> None:
     """Page handlers run outside the lifespan's task: they must still find the database."""
-    monkeypatch.delenv("DATABASE_URL", raising=False)
-    monkeypatch.setenv("MAFIA_DATA_DIR", str(tmp_path / "data"))
+    environment.unset("DATABASE_URL")
+    environment.set("MAFIA_DATA_DIR", str(tmp_path / "data"))
     app = FastAPI()
     register_database(app)
     register_database(app)  # NiceGUI's test fixtures re-run the main file: a second call must not nest

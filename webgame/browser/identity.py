@@ -14,7 +14,6 @@ from __future__ import annotations
 import inspect
 import json
 import logging
-import os
 import secrets
 import unicodedata
 from collections.abc import MutableMapping
@@ -22,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from webgame import settings
 from webgame.errors import Refusal
 from webgame.language.i18n import N_
 from webgame.store import queries as store
@@ -37,7 +37,7 @@ _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 def storage_secret() -> str:
     """``STORAGE_SECRET`` from the environment, else one generated once and kept in the data folder."""
-    from_env = os.environ.get("STORAGE_SECRET")
+    from_env = settings.current().storage_secret
     if from_env:
         return from_env
     path: Path = data_dir() / SECRET_FILE_NAME

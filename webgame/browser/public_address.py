@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import ipaddress
 import logging
-import os
 import socket
 import time
 from collections.abc import Callable
@@ -26,6 +25,8 @@ from pathlib import Path
 from typing import Literal
 
 from starlette.requests import Request
+
+from webgame import settings
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +48,7 @@ class PublicUrlError(ValueError):
 def public_url() -> str | None:
     """``PUBLIC_URL`` without its trailing slash, or None when unset; ``PublicUrlError`` when it is not
     ``http://`` or ``https://`` followed by a host (the server refuses to start with it: ``check_public_url``)."""
-    value = os.environ.get(PUBLIC_URL, "").strip()
+    value = settings.current().public_url
     if not value:
         return None
     value = value.rstrip("/")
@@ -136,7 +137,7 @@ def lan_addresses(listing: LanLister | None = None, now: Callable[[], float] = t
     """This machine's addresses the phones may reach, the likeliest first; none when no guess can be right (the
     server bound to one address: that one; to loopback, or in a container: none). Read again every
     ``CACHE_SECONDS``."""
-    bound = os.environ.get("HOST", "0.0.0.0").strip()
+    bound = settings.current().host
     if bound not in WILDCARD_HOSTS:
         try:
             ip = ipaddress.ip_address(bound.strip("[]"))

@@ -17,12 +17,12 @@ NiceGUI's own scripts hold no secret and stay gzipped.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from fastapi.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from webgame import settings
 from webgame.guard import socket_guard
 
 COMPRESSED_PREFIXES = ("/_nicegui/", "/static/")
@@ -32,10 +32,7 @@ def secure_cookies() -> bool:
     """The game is served over HTTPS: ``SECURE_COOKIES=1``, or ``DOMAIN`` set (the TLS front of compose.yaml serves
     https://DOMAIN, docs/SCALING.md) unless ``SECURE_COOKIES=0``. The session cookie then gets ``Secure`` and the
     room's links (QR codes, share) say https (``public_base``)."""
-    chosen = os.environ.get("SECURE_COOKIES", "").strip()
-    if chosen:
-        return chosen == "1"
-    return bool(os.environ.get("DOMAIN", "").strip())
+    return settings.current().https
 
 
 def public_base(base_url: str) -> str:

@@ -5,5 +5,5 @@ and HTML escaping (``page_template``, ``page_escape``), a page rebuilt in place 
 sockets of unknown pages refused early (``stale_sockets``) and a browser's storage in PostgreSQL
 (``browser_storage``).
 
-May import: the libraries, ``webgame.store``, ``webgame.language``. Nothing of the rooms or pages.
+May import: the libraries, ``webgame.settings``, ``webgame.store``, ``webgame.language``. Nothing of the rooms or pages.
 """

@@ -22,7 +22,6 @@ import asyncio
 import base64
 import json
 import logging
-import os
 from collections.abc import Callable, MutableMapping
 from typing import Any
 
@@ -33,6 +32,8 @@ from nicegui.storage import USER_PREFIX, Storage, request_contextvar
 from starlette.types import Scope
 from tortoise import connections
 from tortoise.backends.base.config_generator import expand_db_url
+
+from webgame import settings
 
 log = logging.getLogger(__name__)
 
@@ -218,8 +219,8 @@ def install(on_postgres: bool) -> None:
 
 def on_postgres() -> bool:
     """Whether the database (``DATABASE_URL``) is PostgreSQL: a cluster's browsers are kept there, then."""
-    url = os.environ.get("DATABASE_URL", "")
-    return bool(url) and any(driver in str(expand_db_url(url)["engine"]) for driver in ("asyncpg", "psycopg"))
+    url = settings.current().database_url
+    return url is not None and any(driver in str(expand_db_url(url)["engine"]) for driver in ("asyncpg", "psycopg"))
 
 
 def in_postgres() -> bool:

@@ -31,13 +31,13 @@ take what one second lets through.
 
 from __future__ import annotations
 
-import os
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from webgame import settings
 from webgame.language.i18n import N_
 
 MAX_KEYS = 50_000
@@ -202,7 +202,8 @@ VISITS = Visits()
 
 
 def trust_proxy() -> bool:
-    return os.environ.get("TRUST_PROXY") == "1"
+    """Whether a request's address is the last one our proxy put in ``X-Forwarded-For`` (``TRUST_PROXY=1``)."""
+    return settings.current().trust_proxy
 
 
 def client_address(request: Any) -> str:

@@ -15,7 +15,6 @@ invisible to page handlers ("No TortoiseContext is currently active").
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
@@ -25,6 +24,8 @@ from tortoise.backends.base.config_generator import expand_db_url
 from tortoise.context import TortoiseContext
 from tortoise.contrib.fastapi import RegisterTortoise
 from tortoise.migrations.api import migrate
+
+from webgame import settings
 
 log = logging.getLogger(__name__)
 
@@ -47,14 +48,14 @@ SQLITE_PRAGMAS: dict[str, str | int] = {
 
 def data_dir() -> Path:
     """The folder for local data (``MAFIA_DATA_DIR``, default ``./data``), created if missing."""
-    path = Path(os.environ.get("MAFIA_DATA_DIR") or "./data")
+    path = settings.current().data_dir
     path.mkdir(parents=True, exist_ok=True)
     return path
 
 
 def db_url() -> str:
     """``DATABASE_URL`` if set, else the SQLite file in the data folder."""
-    return os.environ.get("DATABASE_URL") or f"sqlite://{data_dir() / SQLITE_FILE_NAME}"
+    return settings.current().database_url or f"sqlite://{data_dir() / SQLITE_FILE_NAME}"
 
 
 def tortoise_config(url: str | None = None) -> dict[str, Any]:
