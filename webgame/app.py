@@ -19,15 +19,16 @@ from pathlib import Path
 from fastapi.responses import PlainTextResponse
 from nicegui import app, background_tasks, ui
 
-from webgame import settings
+from webgame import framework, settings
 from webgame.browser import app_manifest, heartbeat, language_cookie, public_address, storage_expiry, transport
-from webgame.browser.identity import quiet_storage_reads, storage_secret
+from webgame.browser.identity import storage_secret
 from webgame.cluster import process as cluster
-from webgame.framework import asgi_layers, outbox as framework, page_escape, page_template, stale_sockets
+from webgame.framework import storage_files
 from webgame.language import catalogs
 from webgame.pages import home, protocol, results_screen, room
 from webgame.room.clock import Clock
 from webgame.room.rooms import registry
+from webgame.store import leases
 from webgame.store.db import data_dir, register_database
 
 log = logging.getLogger(__name__)
@@ -140,10 +141,6 @@ def setup() -> None:
     app.add_api_route("/healthz", _healthz, methods=["GET"], include_in_schema=False)
     app.add_api_route(app_manifest.PATH, app_manifest.web_manifest, methods=["GET"], include_in_schema=False)
     language_cookie.register(app)  # the language picker's cookie (webgame.browser.language_cookie)
-    # no fonts, a lighter Quasar CSS, our icons and day colours (webgame.framework.page_template)
-    page_template.install()
-    # a page's elements escaped for its HTML without str.translate (webgame.framework.page_escape)
-    page_escape.install()
     home.register()
     room.register()
     results_screen.register()
@@ -152,9 +149,8 @@ def setup() -> None:
     app.on_startup(_start_rooms)
     app.on_startup(storage_expiry.start)  # browsers' storage without a seat expires (webgame.browser.storage_expiry)
     transport.uncompressed_socket()
-    framework.install()  # NiceGUI's per-element signature checks, remembered (webgame.framework.outbox)
-    # a browser's storage file read after a restart is not written back (webgame.browser.identity)
-    quiet_storage_reads()
+    # every change to NiceGUI and the libraries under it, after the cluster's routing (webgame/framework/__init__.py)
+    framework.install(app, behind_proxy=lambda: leases.ACTIVE)
 
 
 BROWSER_STORAGE = "browsers"  # NiceGUI's per-browser storage (the seat tokens), in MAFIA_DATA_DIR
@@ -164,11 +160,9 @@ def place_browser_storage() -> Path:
     """NiceGUI keeps every browser's storage (its seat tokens) in ``./.nicegui`` of the working directory unless
     told otherwise: put it in the data folder, next to the database and the storage secret, unless
     ``NICEGUI_STORAGE_PATH`` says where."""
-    from nicegui.storage import Storage
-
     chosen = settings.current().browser_storage
     path = chosen.resolve() if chosen else (data_dir() / BROWSER_STORAGE).resolve()
-    Storage.path = path
+    storage_files.place(path)
     return path
 
 
@@ -179,11 +173,6 @@ def run() -> None:
         app.on_startup(lambda: print(public_address.announce(port), flush=True))
     tune_gc()
     place_browser_storage()
-    # NiceGUI's three HTTP middlewares without a task each per request (webgame.framework.asgi_layers)
-    asgi_layers.install()
-    # uvicorn's websocket on websockets' protocol, not wsproto's (webgame.browser.transport)
-    transport.sansio_websockets()
-    stale_sockets.install(app)  # a gone page's socket: refused at once (webgame.framework.stale_sockets)
     ui.run(
         host=settings.current().host,
         port=port,

@@ -94,10 +94,11 @@ def test_ui_run_serves_the_sockets_with_websockets_sansio_protocol(monkeypatch: 
     """``ui.run`` passes ``ws='wsproto'``; the server's socket protocol is websockets' instead, still without
     per-message compression (the padding of every phone's updates must not be squeezed: webgame.browser.transport)."""
     from webgame.browser import transport
+    from webgame.framework import socket_transport
 
     monkeypatch.setattr(nicegui.ui_run, "CustomServerConfig", nicegui.ui_run.CustomServerConfig)  # put back after
-    transport.sansio_websockets()
-    transport.sansio_websockets()  # twice: once
+    socket_transport.sansio_websockets()
+    socket_transport.sansio_websockets()  # twice: once
     uvicorn_kwargs = {name: value for name, value in transport.RUN_KWARGS.items() if name.startswith("ws_")}
     config = nicegui.ui_run.CustomServerConfig(core.app, ws="wsproto", **uvicorn_kwargs)
     assert config.ws == "websockets-sansio"

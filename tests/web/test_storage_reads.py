@@ -11,7 +11,7 @@ from pathlib import Path
 from nicegui.persistence.file_persistent_dict import FilePersistentDict
 from nicegui.testing import User
 
-from webgame.browser import identity
+from webgame.framework import storage_files
 
 
 async def _settled(path: Path, before: int) -> bool:
@@ -25,7 +25,7 @@ async def _settled(path: Path, before: int) -> bool:
 
 async def test_a_storage_file_read_again_is_not_rewritten_and_a_change_is_saved(tmp_path: Path,
                                                                                  user: User) -> None:
-    identity.quiet_storage_reads()
+    assert storage_files.quiet_reads()
     path = tmp_path / "storage-user-abc.json"
     path.write_text(json.dumps({"seats": {"K7QXM": "token"}, "lang": "uk"}), encoding="utf-8")
     written = path.stat().st_mtime_ns

@@ -18,8 +18,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import Any
 
+from webgame.framework import socket_transport
 from webgame.language.i18n import N_, Translator
 
 log = logging.getLogger(__name__)
@@ -41,37 +41,14 @@ def texts_head(_: Translator) -> str:
     return f"<script>window.mafiaNetTexts={words};</script>"
 
 
-def beat_packet(sio: Any) -> Any:
-    """The engine.io packet of one beat (a socket.io event without data), encoded once for every socket."""
-    from engineio import packet as eio_packet
-    from socketio import packet as sio_packet
-
-    encoded = sio.packet_class(sio_packet.EVENT, namespace="/", data=[EVENT]).encode()
-    return eio_packet.Packet(eio_packet.MESSAGE, encoded)
-
-
-async def beat_once(sio: Any, packet: Any) -> int:
-    """Queue one beat on every socket connected to the default namespace; how many got it."""
-    members = sio.manager.rooms.get("/", {}).get(None) or {}
-    sockets = sio.eio.sockets
-    sent = 0
-    for eio_sid in list(members.values()):
-        socket = sockets.get(eio_sid)
-        if socket is None or socket.closed:
-            continue
-        await socket.queue.put(packet)  # what AsyncSocket.send does, without its per-packet ping check and log
-        sent += 1
-    return sent
-
-
 async def beat_forever() -> None:
     """The server's task: a beat every ``BEAT_SECONDS`` to every socket, as long as the server runs."""
     from nicegui import core
 
-    packet = beat_packet(core.sio)
+    packet = socket_transport.event_packet(core.sio, EVENT)
     while True:
         await asyncio.sleep(BEAT_SECONDS)
         try:
-            await beat_once(core.sio, packet)
+            await socket_transport.queue_everywhere(core.sio, packet)
         except Exception:  # never the end of the beats: a socket closing meanwhile, say
             log.exception("a heartbeat failed")

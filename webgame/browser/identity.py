@@ -11,8 +11,6 @@ event is running, which, when another player's tap re-renders this page, is some
 
 from __future__ import annotations
 
-import inspect
-import json
 import logging
 import secrets
 import unicodedata
@@ -89,41 +87,6 @@ class BrowserIdentity:
     def token_hash_for(self, code: str) -> str | None:
         token = self.token_for(code)
         return store.hash_token(token) if token else None
-
-
-async def _read_storage_file(self: Any) -> None:
-    """NiceGUI's ``FilePersistentDict.initialize`` without writing the file back: it fills the dict with
-    ``update``, whose change handler saves the dict again (a worker thread, a temp file, a rename). Every browser's
-    first request after a restart read its file and wrote the same bytes back: 960 writes in the reconnect storm,
-    a tenth of the server's work then (docs/PERFORMANCE.md). The dict is filled with its handlers set aside, in one
-    synchronous step (no other request's change can fall between); later changes are saved as before.
-
-    The file (a browser's seat tokens: a few hundred bytes, in the page cache) is read in the event loop, not in a
-    worker thread as NiceGUI does: the thread's hand-overs cost ten times the read, 5 % of the storm's CPU."""
-    try:
-        data = json.loads(self.filepath.read_text(encoding=self.encoding)) if self.filepath.exists() else {}
-    except Exception:  # as NiceGUI: an unreadable file is an empty storage
-        log.warning("could not load storage file %s", self.filepath)
-        return
-    handlers, self._change_handlers = self._change_handlers, []
-    try:
-        self.update(data)
-    finally:
-        self._change_handlers = handlers
-
-
-def quiet_storage_reads() -> None:
-    """Install ``_read_storage_file`` (idempotent), if NiceGUI's ``initialize`` is still the one it replaces."""
-    from nicegui.persistence.file_persistent_dict import FilePersistentDict
-
-    current = FilePersistentDict.initialize
-    if current is _read_storage_file:
-        return
-    source = inspect.getsource(current)
-    if "self.update(data)" not in source or "read_text" not in source:
-        log.warning("NiceGUI's FilePersistentDict.initialize changed; its reads stay as they are")
-        return
-    FilePersistentDict.initialize = _read_storage_file  # type: ignore[method-assign]
 
 
 # Letters that draw nothing (fillers, blank patterns): a name made of them is invisible on every phone.

@@ -23,6 +23,7 @@ from fastapi.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from webgame import settings
+from webgame.framework import socket_transport
 from webgame.guard import socket_guard
 
 COMPRESSED_PREFIXES = ("/_nicegui/", "/static/")
@@ -79,85 +80,10 @@ MAX_MESSAGE_BYTES = 64 * 1024  # a browser's socket message: a tap, a chat line;
 
 
 def uncompressed_socket() -> None:
-    """socket.io's long-polling fallback compresses its answers unless told not to. Also: text packets only,
-    messages from browsers of at most ``MAX_MESSAGE_BYTES``, and the events a page's socket may send checked
-    (``webgame.guard.socket_guard``)."""
+    """socket.io's long-polling fallback compresses its answers unless told not to. Also: messages from browsers of
+    at most ``MAX_MESSAGE_BYTES``, and the events a page's socket may send checked (``webgame.guard.socket_guard``)."""
     from nicegui import core
 
     if core.sio is not None:
-        core.sio.eio.http_compression = False
-        core.sio.eio.max_http_buffer_size = MAX_MESSAGE_BYTES
-        core.sio.packet_class = text_packet_class(core.sio.packet_class)
-        direct_emit(core.sio.manager)
+        socket_transport.engine_settings(core.sio, compression=False, max_message_bytes=MAX_MESSAGE_BYTES)
         socket_guard.install(core.sio)
-
-
-def text_packet_class(base: type) -> type:
-    """socket.io packets that never look for binary attachments.
-
-    python-socketio walks every dict and list of every outgoing message to find ``bytes`` (to send them as
-    binary attachments): at 40 rooms that walk was 15 % of the server's CPU (docs/PERFORMANCE.md). NiceGUI
-    sends JSON only (uploads go over HTTP), so the walk is skipped; the JSON encoding is unchanged."""
-    if getattr(base, "uses_binary_events", True) is False:
-        return base
-    return type("TextPacket", (base,), {"uses_binary_events": False})
-
-
-def direct_emit(manager: Any) -> None:
-    """Send a message addressed to one page without a task per message.
-
-    NiceGUI sends every update to one client (its socket.io room is the client's id). python-socketio's
-    ``emit`` creates an asyncio task per recipient and waits for them all: with one recipient that is a task,
-    a ``wait`` and their bookkeeping per message, a fifth of the server's CPU at 80 rooms. This sends to the
-    room's one connection directly; anything else (several recipients, callbacks, skips) goes the usual way.
-    """
-    if getattr(manager, "direct_emit", False):
-        return
-    from engineio import packet as eio_packet
-    from socketio import packet as sio_packet
-
-    general = manager.emit
-
-    async def emit(event: str, data: Any, namespace: str, room: Any = None, skip_sid: Any = None,
-                   callback: Any = None, to: Any = None, **kwargs: Any) -> Any:
-        room = to or room
-        members = manager.rooms.get(namespace, {}).get(room) if isinstance(room, str) else None
-        if callback is not None or skip_sid is not None or members is None or len(members) != 1:
-            return await general(event, data, namespace, room=room, skip_sid=skip_sid, callback=callback, **kwargs)
-        args = list(data) if isinstance(data, tuple) else [] if data is None else [data]
-        encoded = manager.server.packet_class(sio_packet.EVENT, namespace=namespace, data=[event, *args]).encode()
-        for _sid, eio_sid in list(members.items()):
-            for part in encoded if isinstance(encoded, list) else [encoded]:
-                await manager.server._send_eio_packet(eio_sid, eio_packet.Packet(eio_packet.MESSAGE, part))  # noqa: SLF001
-        return None
-
-    manager.emit = emit
-    manager.direct_emit = True
-
-
-WEBSOCKET_PROTOCOL = "websockets-sansio"  # uvicorn's websocket on the ``websockets`` library's sans-I/O core
-
-
-def sansio_websockets() -> None:
-    """Before ``ui.run``: uvicorn serves the sockets with ``websockets``' protocol instead of ``wsproto``.
-
-    ``ui.run`` fixes ``ws='wsproto'`` (NiceGUI's pull request 5256 moved off the deprecated ``websockets.legacy``
-    and named ``websockets-sansio`` as the other choice). ``wsproto`` is pure Python, frames and handshake alike:
-    after a restart, when every phone opens its socket again at once, it was an eighth of the server's work
-    (docs/PERFORMANCE.md, the reconnect storm); ``websockets`` unmasks frames in C. Its settings are uvicorn's
-    own, ``ws_per_message_deflate=False`` (``RUN_KWARGS``) included."""
-    from nicegui import ui_run
-    from nicegui.server import CustomServerConfig
-
-    base: type[CustomServerConfig] = getattr(ui_run, "CustomServerConfig")  # noqa: B009 (not exported by name)
-    if getattr(base, "websocket_protocol", None) == WEBSOCKET_PROTOCOL:
-        return
-
-    class SansIOConfig(base):  # type: ignore[valid-type, misc]
-        websocket_protocol = WEBSOCKET_PROTOCOL
-
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            kwargs["ws"] = WEBSOCKET_PROTOCOL
-            super().__init__(*args, **kwargs)
-
-    setattr(ui_run, "CustomServerConfig", SansIOConfig)  # noqa: B010 (the name ui.run reads)

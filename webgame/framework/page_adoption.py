@@ -19,7 +19,7 @@ storm (docs/PERFORMANCE.md). Here the socket's own request does the page's work 
   are never reused for another element: NiceGUI's script would keep the old element's event listeners);
 - then the socket goes on to NiceGUI as a socket of an existing page, and the page's first update is the
   whole new tree, which replaces the old one under the page's root (``0``, the same layout on every page).
-  Behind a cluster's proxy (``leases.ACTIVE``) the socket is closed right after it opened instead, like a
+  Behind a cluster's proxy (``behind_proxy()``) the socket is closed right after it opened instead, like a
   ``LATER`` one, and finds its page when it comes back (0.25-0.75 s later): nginx takes a process that failed
   (a restart) for alive again only once a request to it has *ended*, and tries it once per ``fail_timeout``
   until then; a socket kept open as the first such request kept a restarted process half dead for a minute,
@@ -44,7 +44,6 @@ from starlette.requests import Request
 from starlette.types import Scope
 
 from webgame.framework import asgi_layers, browser_storage
-from webgame.store import leases
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +54,18 @@ ROUTE = "mafia_route"
 Builder = Callable[[str, Request], Awaitable[bool | None]]
 LATER = None  # what ``adopt`` says of a page that cannot be built yet: its socket is told to come back
 _PAGES: list[tuple[re.Pattern[str], Page, Builder]] = []
+_BEHIND_PROXY: list[Callable[[], bool]] = [lambda: False]
+
+
+def configure(behind_proxy: Callable[[], bool]) -> None:
+    """Tell the adoption how to know that this process is one of a cluster behind its proxy (asked at every socket:
+    the cluster is set up after the framework is installed; ``webgame.store.leases.ACTIVE``)."""
+    _BEHIND_PROXY[0] = behind_proxy
+
+
+def behind_proxy() -> bool:
+    """Whether this process is one of a cluster behind its proxy (``webgame.cluster.process``)."""
+    return _BEHIND_PROXY[0]()
 
 
 def register(path: re.Pattern[str], route: Page, builder: Builder) -> None:
@@ -73,7 +84,7 @@ def element_base() -> int:
 def _http_scope(scope: Scope, path: str, code: str) -> Scope:
     """The request this page would have come with: the socket's own headers, cookies and session."""
     headers = [(key, value) for key, value in scope.get("headers", []) if key != b"x-forwarded-prefix"]
-    if leases.ACTIVE:  # a cluster's room page is built under its room's prefix (webgame.cluster.process.Routing)
+    if behind_proxy():  # a cluster's room page is built under its room's prefix (webgame.cluster.process.Routing)
         headers.append((b"x-forwarded-prefix", f"/r/{code}".encode()))
     return {**scope, "type": "http", "method": "GET", "path": path, "raw_path": path.encode(), "query_string": b"",
             "headers": headers, "state": {}, "http_version": "1.1", "scheme": "https" if scope.get("scheme") == "wss"
@@ -105,7 +116,7 @@ def _by_its_route(scope: Scope, code: str) -> bool:
     (``/p/NAME/...`` reaches any process its sender names, another code's prefix another process) must not
     move it. A page of no room, or a single process, has no such route to check."""
     route = scope.get(ROUTE) or str(scope.get("path", "")).partition("/_nicegui_ws/")[0]  # (before Routing)
-    return not leases.ACTIVE or route == f"/r/{code}"
+    return not behind_proxy() or route == f"/r/{code}"
 
 
 def _is_uuid(text: str) -> bool:
@@ -118,7 +129,7 @@ def _is_uuid(text: str) -> bool:
 async def _build(scope: Scope, path: str, code: str, route: Page, builder: Builder, client_id: str,
                  next_message: int) -> bool | None:
     http = _http_scope(scope, path, code)
-    if leases.ACTIVE:
+    if behind_proxy():
         await browser_storage.refresh(http, http["headers"])
     request = Request(http)
     client: Client | None = None
@@ -139,7 +150,7 @@ async def _build(scope: Scope, path: str, code: str, route: Page, builder: Build
         client.outbox.next_message_id = next_message
         for element in list(client.elements.values()):
             client.outbox.enqueue_update(element)
-        return LATER if leases.ACTIVE else True
+        return LATER if behind_proxy() else True
     except Exception:
         log.exception("page %s: could not build it again for a socket; the browser reloads it", path)
         _drop(client)

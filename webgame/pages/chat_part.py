@@ -203,5 +203,4 @@ class LineElement(Screen):
 
     def __init__(self, build: Callable[[Draft], None]) -> None:
         super().__init__(build)
-        self._event_listeners.clear()
-        self._events = []
+        self.stop_listening()

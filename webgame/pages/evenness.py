@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING, Any
 
 import nicegui.json as nicegui_json
 from nicegui import Client, ui
-from nicegui.dependencies import JsComponent
 
 from webgame.framework import sent_updates
-from webgame.room.rooms import Room, Stage
+from webgame.framework.elements import element_dict, scripts_came_with_page
+from webgame.room.rooms import Change, Room, Stage
 
 if TYPE_CHECKING:
     from webgame.pages.page_protocols import PhonePage as RoomPage
@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 PAD_PROP = "data-pad"
 PANEL_BYTES, PANEL_BYTES_PER_SEAT = 6144, 640  # a night pick is answered with this many bytes (see answer_bytes)
 STEP_BYTES = 4096  # an answer bigger than its budget is padded to a multiple of this
-_QUIET = frozenset({"tick"})  # the countdown: the same label on every phone
+_QUIET = frozenset({Change.TICK})  # the countdown: the same label on every phone
 
 
 def attach(page: RoomPage, carrier: ui.element) -> None:
@@ -52,9 +52,7 @@ def attach(page: RoomPage, carrier: ui.element) -> None:
     nodes of the chat part, not an element of its own)."""
     # The first HTML imports the script of every element it holds, but NiceGUI's outbox does not know it and
     # would announce each again with the first update that carries one: on one phone and not another.
-    page.client.outbox._loaded_components.update(  # noqa: SLF001
-        element.component.name for element in list(page.client.elements.values())
-        if isinstance(element.component, JsComponent))
+    scripts_came_with_page(page.client)
     page.pad = carrier
     page.pad.props[PAD_PROP] = ""
     room = page.room
@@ -76,7 +74,7 @@ def group_of(page: Any) -> bool | None:
     return alive
 
 
-def even_out(room: Room, what: str = "") -> None:
+def even_out(room: Room, what: Change | None = None) -> None:
     """After a change of the room: pad every seat page's pending update to the largest of its group."""
     if what in _QUIET or room.stage is not Stage.PLAYING:
         return
@@ -135,7 +133,7 @@ def tree_bytes(elements: Iterable[Any], skip: Any = None) -> int:
     """The size of a whole page's elements as its first HTML carries them (the pad counted empty)."""
     total = 0
     for element in elements:
-        data = element._to_dict()  # noqa: SLF001
+        data = element_dict(element)
         if element is skip:
             data = {**data, "props": {**data.get("props", {}), PAD_PROP: ""}}
         total += len(nicegui_json.dumps(data).encode())

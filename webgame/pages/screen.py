@@ -25,11 +25,11 @@ from contextlib import contextmanager
 from types import CodeType
 from typing import Any
 
-from nicegui import ui
 from nicegui.event_listener import EventListener
 from nicegui.events import GenericEventArguments
 from nicegui.json import dumps
 
+from webgame.framework.model_element import ModelElement
 from webgame.pages.screen_model import Node, model_ids, model_texts
 
 Handler = Callable[..., Any]
@@ -256,36 +256,15 @@ class Draft:
         return model_texts(self.nodes)
 
 
-class Screen(ui.element, component="screen.js"):
+class Screen(ModelElement, component="screen.js"):
     """One screen part of one page: ``build(draft)`` fills it from the page's projection; ``refresh()``
     builds it again and sends the new model only if it differs."""
 
     def __init__(self, build: Callable[[Draft], None]) -> None:
-        super().__init__()
+        super().__init__(_TAP, _TAP_EVENTS)  # one listener shared by every part of every page (see _TAP)
         self.build = build
         self.handlers: dict[str, Handler] = {}  # of the nodes drawn last (no id table: the model has the ids)
-        self._props["model"] = "[]"
-        self._event_listeners[_TAP.id] = _TAP  # one listener shared by every part of every page (see _TAP)
-        self._events = _TAP_EVENTS
         self.draw()
-
-    def _to_dict(self) -> dict[str, Any]:
-        """As NiceGUI's, with the one listener's dict made once for all parts (NiceGUI remakes it for every
-        update of every element)."""
-        data: dict[str, Any] = {"tag": self.tag, "props": self._props, "events": self._events}
-        if self._classes:
-            data["class"] = self._classes
-        if self._style:
-            data["style"] = self._style
-        slots = self._collect_slot_dict()
-        if slots:
-            data["slots"] = slots
-        children = [child.id for child in self.default_slot.children]
-        if children:
-            data["children"] = children
-        if self._update_method:
-            data["update_method"] = self._update_method
-        return data
 
     def draw(self) -> bool:
         """Build the part; True if its model changed (``refresh`` then sends it to the browser)."""
@@ -293,10 +272,9 @@ class Screen(ui.element, component="screen.js"):
         self.build(draft)
         model = draft.model()
         self.handlers = draft.handlers
-        if model == self._props["model"]:
+        if model == self.drawn_model:
             return False
-        # Set without the props' change handler, which would queue the update a second time (``refresh``).
-        dict.__setitem__(self._props, "model", model)
+        self.set_model(model)  # sent by ``refresh``
         return True
 
     def refresh(self) -> None:
@@ -327,24 +305,12 @@ class Screen(ui.element, component="screen.js"):
     def texts(self) -> list[str]:
         """What the part displays (for NiceGUI's simulated user, ``should_see``), read from its model: not kept
         beside it (every text would be held twice on every page)."""
-        return model_texts(json.loads(self._props["model"]))
+        return model_texts(json.loads(self.drawn_model))
 
     @property
     def node_ids(self) -> dict[str, bool]:
         """The id of every node of the drawn model -> enabled (read from the model, not kept beside it)."""
-        return model_ids(json.loads(self._props.get("model", "[]")))
-
-    @property
-    def _markers(self) -> list[str]:
-        """The node ids, as NiceGUI's markers (``ElementFilter(marker=...)`` in the simulated-user tests)."""
-        return list(self.node_ids) if "model" in self.__dict__.get("_props", ()) else []
-
-    @_markers.setter
-    def _markers(self, value: list[str]) -> None:
-        pass  # Element.__init__ sets an empty list; a part's markers are its node ids
-
-    def _displayed_contents(self, *, only_visible: bool) -> list[Any]:
-        return self.texts
+        return model_ids(json.loads(self.drawn_model))
 
 
 async def _tap(event: GenericEventArguments) -> None:

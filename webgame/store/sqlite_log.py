@@ -20,6 +20,7 @@ from typing import Any
 from tortoise.backends.sqlite.client import SqliteClient
 from tortoise.fields.data import JSON_DUMPS
 
+from webgame.framework import sqlite_thread
 from webgame.store.models import ActionRecord, Game
 
 _CLAIM = f'UPDATE "{Game._meta.db_table}" SET "step" = ? WHERE "id" = ? AND "step" = ?'
@@ -44,12 +45,9 @@ async def append(db: SqliteClient, game_id: int, index: int, payload: Mapping[st
     ``index`` (nothing written). None when this client cannot run a function on its thread (use the ORM).
     Raises ``sqlite3.IntegrityError`` when the row exists although the step said otherwise."""
     async with db.acquire_connection() as connection:
-        run = getattr(connection, "_execute", None)
-        raw = getattr(connection, "_connection", None)
-        if run is None or raw is None:
-            return None
-        result: int = await run(_append, raw, game_id, index, JSON_DUMPS(dict(payload)), datetime.now(UTC))
-        return result
+        ran, result = await sqlite_thread.run_on_thread(connection, _append, game_id, index,
+                                                        JSON_DUMPS(dict(payload)), datetime.now(UTC))
+        return result if ran else None
 
 
 def _append(raw: sqlite3.Connection, game_id: int, index: int, payload: str, now: datetime) -> int:

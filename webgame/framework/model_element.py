@@ -1,0 +1,86 @@
+"""An element drawn in the browser from one JSON string (``model``) with one event listener shared by every element of
+its kind: what NiceGUI's ``Element`` keeps and serializes per element, cut to what such an element needs.
+
+The game's screen parts (``webgame.pages.screen.Screen``) are of this kind: a part's props are its model, its one
+listener (``tap``) is the same for every part of every page. NiceGUI's ``Element`` keeps a listener per element and
+serializes it again at every update (``_to_dict`` remakes the listener's dict): every element costs about 4 KB on
+every phone, and the shared listener took memory on every phone down (docs/PERFORMANCE.md, "every screen part
+shares one tap listener"). What NiceGUI's simulated user looks for in an element (its markers, what it displays:
+``_markers``, ``_displayed_contents``) is read from the model, not kept beside it (every text would be held twice on
+every page). A subclass says what its model holds (``texts``, ``node_ids``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nicegui import ui
+from nicegui.event_listener import EventListener
+
+
+class ModelElement(ui.element):
+    """An element whose props are its ``model`` (a JSON string) and whose listener is ``listener`` (shared: its dict
+    made once, ``events``)."""
+
+    def __init__(self, listener: EventListener | None, events: list[dict[str, Any]]) -> None:
+        super().__init__()
+        self._props["model"] = "[]"
+        if listener is not None:
+            self._event_listeners[listener.id] = listener
+        self._events = events
+
+    @property
+    def drawn_model(self) -> str:
+        """The model the browser has (or is about to get)."""
+        model: str = self._props.get("model", "[]")
+        return model
+
+    def set_model(self, model: str) -> None:
+        """Set the model without the props' change handler, which would queue the update a second time: the caller
+        sends it (``update``) when it is done."""
+        dict.__setitem__(self._props, "model", model)
+
+    def stop_listening(self) -> None:
+        """No listener at all (an element never tapped): none is sent with it."""
+        self._event_listeners.clear()
+        self._events = []
+
+    @property
+    def texts(self) -> list[str]:
+        """What the element displays, read from its model."""
+        raise NotImplementedError
+
+    @property
+    def node_ids(self) -> dict[str, bool]:
+        """The ids in its model -> enabled."""
+        raise NotImplementedError
+
+    def _to_dict(self) -> dict[str, Any]:
+        """As NiceGUI's, with the one listener's dict made once for all elements of the kind (NiceGUI remakes it for
+        every update of every element)."""
+        data: dict[str, Any] = {"tag": self.tag, "props": self._props, "events": self._events}
+        if self._classes:
+            data["class"] = self._classes
+        if self._style:
+            data["style"] = self._style
+        slots = self._collect_slot_dict()
+        if slots:
+            data["slots"] = slots
+        children = [child.id for child in self.default_slot.children]
+        if children:
+            data["children"] = children
+        if self._update_method:
+            data["update_method"] = self._update_method
+        return data
+
+    @property
+    def _markers(self) -> list[str]:
+        """The node ids, as NiceGUI's markers (``ElementFilter(marker=...)`` in the simulated-user tests)."""
+        return list(self.node_ids) if "model" in self.__dict__.get("_props", ()) else []
+
+    @_markers.setter
+    def _markers(self, value: list[str]) -> None:
+        pass  # Element.__init__ sets an empty list; the markers are the node ids
+
+    def _displayed_contents(self, *, only_visible: bool) -> list[Any]:
+        return self.texts

@@ -1,0 +1,115 @@
+"""socket.io's and uvicorn's sending, made cheaper: text packets, one page's message sent without a task, the
+heartbeat's one packet queued on every socket, and uvicorn's websocket on ``websockets``' protocol.
+
+- ``text_packets``: python-socketio walks every dict and list of every outgoing message to find ``bytes`` (to send
+  them as binary attachments): at 40 rooms that walk was 15 % of the server's CPU (docs/PERFORMANCE.md). NiceGUI
+  sends JSON only (uploads go over HTTP), so the walk is skipped; the JSON encoding is unchanged.
+- ``direct_emit``: NiceGUI sends every update to one client (its socket.io room is the client's id).
+  python-socketio's ``emit`` creates an asyncio task per recipient and waits for them all: with one recipient that
+  is a task, a ``wait`` and their bookkeeping per message, a fifth of the server's CPU at 80 rooms. This sends to
+  the room's one connection directly (``AsyncServer._send_eio_packet``); anything else (several recipients,
+  callbacks, skips) goes the usual way.
+- ``queue_everywhere``: what ``AsyncSocket.send`` does for one packet, without its per-packet ping check and log,
+  for every socket of the default namespace (``webgame.browser.heartbeat``: one beat a second to every phone).
+- ``sansio_websockets``: ``ui.run`` fixes ``ws='wsproto'`` (NiceGUI's pull request 5256 moved off the deprecated
+  ``websockets.legacy`` and named ``websockets-sansio`` as the other choice). ``wsproto`` is pure Python, frames
+  and handshake alike: after a restart, when every phone opens its socket again at once, it was an eighth of the
+  server's work (docs/PERFORMANCE.md, the reconnect storm); ``websockets`` unmasks frames in C. Its settings are
+  uvicorn's own, ``ws_per_message_deflate=False`` (``webgame.browser.transport.RUN_KWARGS``) included. Only
+  ``ui.run`` starts uvicorn: the simulated phones of the tests have no uvicorn, so they cannot use it;
+  ``tests/web/test_asgi_layers.py`` checks the configuration ``ui.run`` builds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+WEBSOCKET_PROTOCOL = "websockets-sansio"  # uvicorn's websocket on the ``websockets`` library's sans-I/O core
+
+
+def engine_settings(sio: Any, *, compression: bool, max_message_bytes: int) -> None:
+    """engine.io's settings on the server NiceGUI made (``ui.run`` passes none of them on): whether polling answers
+    are compressed, and the largest message a browser may send (a bigger one closes its socket)."""
+    sio.eio.http_compression = compression
+    sio.eio.max_http_buffer_size = max_message_bytes
+
+
+def text_packets(sio: Any) -> None:
+    """socket.io packets that never look for binary attachments (idempotent)."""
+    sio.packet_class = text_packet_class(sio.packet_class)
+
+
+def text_packet_class(base: type) -> type:
+    """``base`` (socket.io's packet class) without the walk for binary attachments."""
+    if getattr(base, "uses_binary_events", True) is False:
+        return base
+    return type("TextPacket", (base,), {"uses_binary_events": False})
+
+
+def direct_emit(manager: Any) -> None:
+    """Send a message addressed to one page without a task per message (idempotent; see the module's docstring)."""
+    if getattr(manager, "direct_emit", False):
+        return
+    from engineio import packet as eio_packet
+    from socketio import packet as sio_packet
+
+    general = manager.emit
+
+    async def emit(event: str, data: Any, namespace: str, room: Any = None, skip_sid: Any = None,
+                   callback: Any = None, to: Any = None, **kwargs: Any) -> Any:
+        room = to or room
+        members = manager.rooms.get(namespace, {}).get(room) if isinstance(room, str) else None
+        if callback is not None or skip_sid is not None or members is None or len(members) != 1:
+            return await general(event, data, namespace, room=room, skip_sid=skip_sid, callback=callback, **kwargs)
+        args = list(data) if isinstance(data, tuple) else [] if data is None else [data]
+        encoded = manager.server.packet_class(sio_packet.EVENT, namespace=namespace, data=[event, *args]).encode()
+        for _sid, eio_sid in list(members.items()):
+            for part in encoded if isinstance(encoded, list) else [encoded]:
+                await manager.server._send_eio_packet(eio_sid, eio_packet.Packet(eio_packet.MESSAGE, part))  # noqa: SLF001
+        return None
+
+    manager.emit = emit
+    manager.direct_emit = True
+
+
+def event_packet(sio: Any, event: str) -> Any:
+    """The engine.io packet of a socket.io event without data, encoded once for every socket."""
+    from engineio import packet as eio_packet
+    from socketio import packet as sio_packet
+
+    encoded = sio.packet_class(sio_packet.EVENT, namespace="/", data=[event]).encode()
+    return eio_packet.Packet(eio_packet.MESSAGE, encoded)
+
+
+async def queue_everywhere(sio: Any, packet: Any) -> int:
+    """Queue ``packet`` on every open socket of the default namespace; on how many."""
+    members = sio.manager.rooms.get("/", {}).get(None) or {}
+    sockets = sio.eio.sockets
+    sent = 0
+    for eio_sid in list(members.values()):
+        socket = sockets.get(eio_sid)
+        if socket is None or socket.closed:
+            continue
+        await socket.queue.put(packet)  # what AsyncSocket.send does, without its per-packet ping check and log
+        sent += 1
+    return sent
+
+
+def sansio_websockets() -> None:
+    """Before ``ui.run``: uvicorn serves the sockets with ``websockets``' protocol instead of ``wsproto``
+    (idempotent)."""
+    from nicegui import ui_run
+    from nicegui.server import CustomServerConfig
+
+    base: type[CustomServerConfig] = getattr(ui_run, "CustomServerConfig")  # noqa: B009 (not exported by name)
+    if getattr(base, "websocket_protocol", None) == WEBSOCKET_PROTOCOL:
+        return
+
+    class SansIOConfig(base):  # type: ignore[valid-type, misc]
+        websocket_protocol = WEBSOCKET_PROTOCOL
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            kwargs["ws"] = WEBSOCKET_PROTOCOL
+            super().__init__(*args, **kwargs)
+
+    setattr(ui_run, "CustomServerConfig", SansIOConfig)  # noqa: B010 (the name ui.run reads)
