@@ -3,9 +3,13 @@ its settings on the TV page and in the host's lobby."""
 
 from __future__ import annotations
 
+import gc
 import json
 import random
+import time
+import weakref
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +27,9 @@ from webgame.errors import Refusal
 from webgame.language.i18n import LANGUAGES, translator
 from webgame.pages import narration, wording
 from webgame.pages.narration import Phrase, clip_texts, phrases, public_events, render
+from webgame.room.rooms import Room
+from webgame.store.models import RoomStatus
+from webgame.store.records import RoomRecord, SeatRecord
 
 from .helpers import click_when_enabled, create_room, join, page_dump, wait_for
 
@@ -192,6 +199,30 @@ def test_clip_ids_name_no_role_or_team() -> None:
         assert not set(clip.replace("_", "-").split("-")) & words, clip
 
 
+def _room(code: str, language: str) -> Room:
+    """A room as the registry would hold it, made from its records (no database)."""
+    record = RoomRecord(id=1, code=code, created_at=datetime.now(UTC), rules="uk", options={}, timers={},
+                        language=language, status=RoomStatus.LOBBY, host_token_hash="h", moderated=False, version=0)
+    seat = SeatRecord(id=1, room_id=1, token_hash="h", name="P1", position=1, is_moderator=False,
+                      joined_at=datetime.now(UTC), left=False)
+    return Room(record, [seat], time.time)
+
+
+def test_the_narrators_settings_live_as_long_as_their_room() -> None:
+    """Kept per room, not per code: a room dropped from the registry (moved to another process, gone) takes its
+    narrator's settings with it, and a room loaded again under the same code starts from its own language."""
+    room = _room("K7QXM", "uk")
+    kept = narration.settings(room)
+    assert kept is narration.settings(room) and kept.language == "uk" and kept.on
+    narration.set_on(kept, False)
+    again = _room("K7QXM", "ru")
+    assert (narration.settings(again).language, narration.settings(again).on) == ("ru", True)
+    gone = weakref.ref(kept)
+    del room, kept
+    gc.collect()
+    assert gone() is None
+
+
 def test_the_settings_refuse_an_unknown_language() -> None:
     current = narration.NarratorSettings("uz")
     heard: list[str] = []
@@ -208,7 +239,6 @@ async def test_the_tv_writes_the_narrators_lines_and_the_hosts_switch_reaches_it
         create_user: Callable[[], User]) -> None:
     tv, host = create_user(), create_user()
     room = await create_room(host, "P1")
-    narration.forget(room.code)
     await tv.open(f"/r/{room.code}/screen")
     others = [create_user() for _ in range(3)]
     for number, phone in enumerate(others, 2):
@@ -221,7 +251,7 @@ async def test_the_tv_writes_the_narrators_lines_and_the_hosts_switch_reaches_it
     dump = page_dump(tv)
     assert '"data-clips": "p-night"' in dump and '"data-on": "1"' in dump and '"data-lang": "en"' in dump
 
-    settings = narration.settings(room.code, room.language)
+    settings = narration.settings(room)
     narration.set_on(settings, False)
     narration.set_language(settings, "uk")
     await wait_for(lambda: '"data-on": "0"' in page_dump(tv) and '"data-lang": "uk"' in page_dump(tv))
@@ -230,7 +260,6 @@ async def test_the_tv_writes_the_narrators_lines_and_the_hosts_switch_reaches_it
     for seat in range(1, 5):
         await room.act(hashes[seat - 1], NightAct(seat, "pass"))
     await tv.should_see(content="Місто прокидається.")  # the narrator speaks his own language, not the TV's
-    narration.forget(room.code)
 
 
 def test_phrases_say_nothing_when_nothing_changed() -> None:

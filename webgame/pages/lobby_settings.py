@@ -113,7 +113,7 @@ def narrator_inputs(page: RoomPage) -> None:
     """The TV narrator's language and voice (webgame.pages.narrator_controls: nothing plays on this phone)."""
     _, room = page.t, page.room
     ui.label(_("The TV's narrator")).classes("font-bold mt-2")
-    narrator_controls.controls(_, narration.settings(room.code, room.language))
+    narrator_controls.controls(_, narration.settings(room))
 
 
 def handover_inputs(page: RoomPage) -> None:

@@ -8,12 +8,14 @@ makes each phrase a sentence in the narrator's language (for the browser's speec
 recorded clips (for a browser without a voice for that language: a seat's number, then the rest of the
 sentence), made at build time by ``scripts/narrator_clips.py`` from ``clip_texts``.
 
-The settings (the narrator's language, the speaker switch) are room-level and kept here, in memory, keyed by
-room code: they are lost on a restart (the room's language and "on" come back).
+The settings (the narrator's language, the speaker switch) are room-level and kept here, in memory, for as long as
+the room object lives (a weak reference: a room dropped from the registry takes its settings with it); they are lost
+on a restart (the room's language and "on" come back).
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +24,7 @@ from engine.roles import ROLE_TABLES
 from webgame.errors import Refusal
 from webgame.language.i18n import LANGUAGES, N_, Translator
 from webgame.pages import wording
+from webgame.room.rooms import Room
 
 SEATS = range(1, 31)  # the largest table (uz: 30): a recorded number per seat
 
@@ -227,14 +230,14 @@ class NarratorSettings:
             listener()
 
 
-_SETTINGS: dict[str, NarratorSettings] = {}
+_SETTINGS: weakref.WeakKeyDictionary[Room, NarratorSettings] = weakref.WeakKeyDictionary()
 
 
-def settings(code: str, room_language: str) -> NarratorSettings:
-    """The narrator settings of room ``code`` (made on first use: the room's language, the voice on)."""
-    found = _SETTINGS.get(code)
+def settings(room: Room) -> NarratorSettings:
+    """The narrator settings of ``room`` (made on first use: the room's language, the voice on), gone with it."""
+    found = _SETTINGS.get(room)
     if found is None:
-        found = _SETTINGS[code] = NarratorSettings(room_language if room_language in LANGUAGES else "en")
+        found = _SETTINGS[room] = NarratorSettings(room.language if room.language in LANGUAGES else "en")
     return found
 
 
@@ -251,8 +254,3 @@ def set_on(current: NarratorSettings, on: bool) -> None:
     if bool(on) != current.on:
         current.on = bool(on)
         current.changed()
-
-
-def forget(code: str) -> None:
-    """Drop a room's settings (tests; a room that is gone)."""
-    _SETTINGS.pop(code, None)

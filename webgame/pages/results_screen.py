@@ -55,7 +55,7 @@ class ScreenPage:
         self.client = client
         self.countdown: ui.label | None = None
         self.proj: Projection | None = None  # the spectator's projection, as last drawn
-        self.narrator = narration.settings(room.code, room.language)
+        self.narrator = narration.settings(room)
         self.narration: ui.element | None = None
         self.line_number = 0
         self.told_game: int | None = None  # the game the narrator follows, and what he has told of it
