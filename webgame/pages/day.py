@@ -5,14 +5,26 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from engine.actions import EliminateAll, EndSpeech, Foul, KamikazePick, Nominate, Ready, SendOff, Vote, WithdrawFoul
+from engine.actions import (
+    Action,
+    EliminateAll,
+    EndSpeech,
+    Foul,
+    KamikazePick,
+    Nominate,
+    Ready,
+    SendOff,
+    Vote,
+    WithdrawFoul,
+)
+from engine.view_types import Offer
 from webgame.pages import best_move_part, wording
 
 if TYPE_CHECKING:
-    from webgame.pages.page_protocols import GameScreen as GameView
-    from webgame.pages.screen import Draft
+    from webgame.pages.page_protocols import GameScreen as GameView, PendingChoice
+    from webgame.pages.screen import Draft, ScreenSection
 
 
 def render(view: GameView, d: Draft) -> None:
@@ -81,7 +93,7 @@ def _vote(view: GameView, d: Draft, buttons: list[Callable[[], None]]) -> None:
 
         def pick(target: int) -> None:
             choice.target = target
-            view.page.second.refresh()
+            view.page.seats_or_panel.refresh()
 
         view.target_grid(d, shown, targets, choice.target, pick, mark="vote")
         chosen = choice.target if choice.target in targets else None
@@ -114,7 +126,7 @@ def _nothing() -> None:
 def tally(view: GameView, d: Draft) -> None:
     """The live tally: who votes for whom, and how many have not voted yet."""
     _, p = view.page.t, view.p
-    votes: dict[str, Any] = p.get("votes", {})
+    votes = p.get("votes", {})
     by_target: dict[int | None, list[int]] = defaultdict(list)
     for voter, target in votes.items():
         by_target[int(target) if target is not None else None].append(int(voter))
@@ -136,7 +148,7 @@ def tally(view: GameView, d: Draft) -> None:
 def _kamikaze(view: GameView, d: Draft, buttons: list[Callable[[], None]]) -> None:
     _, p = view.page.t, view.p
     action = view.action("kamikaze_pick")
-    kamikaze = p.get("kamikaze") or {}
+    kamikaze = p.get("kamikaze")
     if action is not None and view.me is not None:
         seat = int(view.me["seat"])
         d.label(_("You were voted out. Pick one of those who voted against you to take along."), "text-lg")
@@ -145,7 +157,7 @@ def _kamikaze(view: GameView, d: Draft, buttons: list[Callable[[], None]]) -> No
                          mark="pick")
         buttons.append(lambda: d.button(_("Nobody"), lambda: view.send(KamikazePick(seat, None)), "pick-none",
                                         cls="mafia-target", outline=True))
-    elif kamikaze.get("seat"):
+    elif kamikaze is not None and kamikaze["seat"]:
         d.label(_("The kamikaze {name} picks one of the players who voted for the elimination.").format(
             name=view.name_of(int(kamikaze["seat"]))), "text-lg")
 
@@ -180,7 +192,7 @@ def _speech(view: GameView, d: Draft, buttons: list[Callable[[], None]]) -> None
 
         def pick(target: int) -> None:
             choice.target = target
-            view.page.second.refresh()
+            view.page.seats_or_panel.refresh()
 
         view.target_grid(d, [int(s) for s in p.get("alive", [])], targets, choice.target, pick, mark="nominate")
         if choice.target in targets:
@@ -214,7 +226,7 @@ def yes_count(view: GameView, d: Draft) -> None:
     d.label(_("Yes: {yes}, no: {no}").format(yes=_.number(yes), no=_.number(len(answers) - yes)), tid="yes-count")
 
 
-def moderator_panel(view: GameView, d: Draft, own_choice: Any = None) -> None:
+def moderator_panel(view: GameView, d: Draft, own_choice: PendingChoice | None = None) -> None:
     """uk: the moderator gives fouls (0.5 or 1; 2 at once at night, for gestures or sounds), takes the last one
     back, or sends a player from the table. The foul that removes a player, and a send-off, ask first.
     ``own_choice``: a player holding a gone moderator's controls (``webgame.room.host_watch``): the card sits in the
@@ -223,11 +235,11 @@ def moderator_panel(view: GameView, d: Draft, own_choice: Any = None) -> None:
     action = view.action("foul")
     if action is None:
         return
-    withdraw = view.action("withdraw_foul") or {}
-    send_off = view.action("send_off") or {}
+    withdraw: Offer = view.action("withdraw_foul") or {"type": "withdraw_foul"}
+    send_off: Offer = view.action("send_off") or {"type": "send_off"}
     pinned = own_choice is None
-    choice = view.pending() if pinned else own_choice
-    part = view.page.second if pinned else view.page.third
+    choice = view.pending() if own_choice is None else own_choice
+    part = view.page.seats_or_panel if pinned else view.page.settings_or_record
     targets = [int(t) for t in action.get("targets", [])]
     with d.card("mafia-card"):
         d.label(_("Fouls"), "font-bold")
@@ -252,7 +264,7 @@ def moderator_panel(view: GameView, d: Draft, own_choice: Any = None) -> None:
                   "counts in the next vote; at 4 the player leaves the game."), "text-sm mafia-muted")
 
 
-async def _give(view: GameView, choice: Any, part: Any, action: Any) -> None:
+async def _give(view: GameView, choice: PendingChoice, part: ScreenSection, action: Action) -> None:
     """The moderator's action; once it is taken, no player is selected any more (a second foul is two taps
     away, never one), and the part shows it."""
     if await view.send(action):
@@ -260,8 +272,8 @@ async def _give(view: GameView, choice: Any, part: Any, action: Any) -> None:
         part.refresh()
 
 
-def _foul_buttons(view: GameView, d: Draft, choice: Any, target: int, action: dict[str, Any],
-                  withdraw: dict[str, Any], send_off: dict[str, Any], part: Any) -> None:
+def _foul_buttons(view: GameView, d: Draft, choice: PendingChoice, target: int, action: Offer,
+                  withdraw: Offer, send_off: Offer, part: ScreenSection) -> None:
     _ = view.page.t
     removes = float((action.get("removes") or {}).get(str(target), 4))
 
@@ -289,7 +301,7 @@ def _foul_buttons(view: GameView, d: Draft, choice: Any, target: int, action: di
                      outline=True, color="negative", icon="logout")
 
 
-def _confirm(view: GameView, d: Draft, choice: Any, target: int, part: Any) -> None:
+def _confirm(view: GameView, d: Draft, choice: PendingChoice, target: int, part: ScreenSection) -> None:
     """The question before a player leaves the game: the removing foul, or a send-off."""
     _ = view.page.t
     name = view.name_of(target)
@@ -299,7 +311,7 @@ def _confirm(view: GameView, d: Draft, choice: Any, target: int, part: Any) -> N
         amount_value: float | int = int(amount) if amount.is_integer() else amount
         d.label(_("This foul removes {name} from the game at once, with no last words. Give it?").format(name=name),
                 "text-lg", "confirm-text")
-        yes: Any = Foul(target, amount_value)
+        yes: Action = Foul(target, amount_value)
     else:
         d.label(_("Send {name} from the table? The player leaves the game at once, silently.").format(name=name),
                 "text-lg", "confirm-text")

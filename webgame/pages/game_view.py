@@ -9,21 +9,24 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from engine.actions import Action
+from engine.view_types import Me, Offer
 from webgame.pages import components, day, moving, night, outcome, shared_parts, wording
 from webgame.pages.chat_part import ChatPart
 from webgame.pages.moderator import moderator_night
+from webgame.pages.page_protocols import PendingChoice
 from webgame.pages.record_part import RecordPart
 from webgame.pages.screen import Draft
 from webgame.room import moderator_presence
 from webgame.room.chat import ChatLine
-from webgame.room.projection import Projection
+from webgame.room.projection import Projection, ShownView
 
 if TYPE_CHECKING:
+    from webgame.language.i18n import Translator
     from webgame.pages.page_protocols import PhonePage as RoomPage
+    from webgame.pages.screen import ScreenSection
 
 CHANNEL_LABELS = {"room": "", "mafia": "mafia", "dead": "dead"}
 # Counts and tallies that change with everybody's taps: shown by ``GameView.status`` inside the panel, so
@@ -31,23 +34,11 @@ CHANNEL_LABELS = {"room": "", "mafia": "mafia", "dead": "dead"}
 STATUS_KEYS = ("waiting", "votes", "yes_votes", "ready")
 NOT_PANEL_KEYS = frozenset(("events", "chat", "moderator_actions", *STATUS_KEYS))  # what the panel is not drawn from
 # Which of the page's parts (``RoomPage``) draws each section of ``GameView.section_keys``.
-PART_OF_SECTION = {"title": "first", "panel": "second", "status": "status", "record": "third", "chat": "fourth"}
-
-
-@dataclass(slots=True)
-class FoulChoice:
-    """The foul target picked by a player who holds a gone moderator's controls (his seat keeps its own pick)."""
-
-    step: int = -1
-    act: str = ""
-    target: int | None = None
-    note: bool = False
-
-    def at(self, step: int) -> FoulChoice:
-        """This choice, emptied when the step has changed."""
-        if self.step != step:
-            self.step, self.act, self.target = step, "", None
-        return self
+PART_OF_SECTION = {"title": "heading", "panel": "seats_or_panel", "status": "status", "record": "settings_or_record",
+                   "chat": "start_or_chat"}
+# A page's view before its first projection and without a game: no key at all, so only ``.get`` finds anything in it
+# (the parts are drawn only from a projection's view: ``GameView.prepare``).
+NO_VIEW = cast(ShownView, {})
 
 
 class GameView:
@@ -55,41 +46,37 @@ class GameView:
 
     def __init__(self, page: RoomPage) -> None:
         self.page = page
-        self.p: dict[str, Any] = {}
+        self.p: ShownView = NO_VIEW
         self.proj: Projection | None = None  # this viewer's projection, as last read from the room
         self.keys: dict[str, Any] | None = None  # what each part was last drawn from (see ``update``)
         # The game draws in the page's parts (``RoomPage``), each redrawn on its own (``update``; a pick redraws
-        # the panel): the heading (phase, countdown, the host's clock buttons, a seat's role card) in the first,
-        # the panel in the second (the step's counts are the ``status`` part in its slot), the news and the
-        # players in the third, the chat in the fourth.
+        # the panel): the heading (phase, countdown, the host's clock buttons, a seat's role card) in ``heading``,
+        # the panel in ``seats_or_panel`` (the step's counts are the ``status`` part in its slot), the news and the
+        # players in ``settings_or_record``, the chat in ``start_or_chat`` (``PART_OF_SECTION``).
         self.game_id: int | None = None
-        self.record_part = RecordPart(self)  # the third part: news, the role's help, the players
-        self.chat_part = ChatPart(self)  # the fourth part: the chat
+        self.record_part = RecordPart(self)  # the ``settings_or_record`` part: news, the role's help, the players
+        self.chat_part = ChatPart(self)  # the ``start_or_chat`` part: the chat
 
     # ------------------------------------------------------------ helpers for the phase modules
 
     @property
-    def _(self) -> Any:
+    def _(self) -> Translator:
         return self.page.t
 
     def name_of(self, seat: int) -> str:
         return wording.seat_label(self.page.t, seat, self.page.room.name_of(seat), self.page.room.seat_is_bot(seat))
 
     @property
-    def me(self) -> dict[str, Any] | None:
-        me = self.p.get("me")
-        return me if isinstance(me, dict) else None
+    def me(self) -> Me | None:
+        return self.p.get("me")
 
-    def action(self, kind: str) -> dict[str, Any] | None:
+    def action(self, kind: str) -> Offer | None:
         actions = [*self.p.get("actions", []), *self.p.get("moderator_actions", [])]  # webgame.room.host_watch
-        return next((a for a in actions if a.get("type") == kind), None)
+        return next((a for a in actions if a["type"] == kind), None)
 
-    def pending(self) -> Any:
+    def pending(self) -> PendingChoice:
         """This phone's unconfirmed pick, reset when the step changes."""
-        choice = self.page.choice
-        if choice.step != self.p.get("step"):
-            choice.step, choice.act, choice.target, choice.note = int(self.p.get("step", -1)), "", None, False
-        return choice
+        return self.page.choice.at(int(self.p.get("step", -1)))
 
     async def send(self, action: Action) -> bool:
         """One tap, once: a second tap while the first is on its way does nothing. True if it was taken."""
@@ -148,7 +135,7 @@ class GameView:
         page = self.page
         proj = page.room.projection(page.token_hash)
         if proj is None:
-            self.p, self.keys, self.proj = {}, None, None
+            self.p, self.keys, self.proj = NO_VIEW, None, None
             return False
         self.proj, self.p = proj, proj.view
         self.keys, self.game_id = self.section_keys(self.p), proj.game_id
@@ -168,13 +155,14 @@ class GameView:
         if self.p.get("actions"):
             self.page.buzz(int(self.p["step"]))
 
-    def part(self, name: str) -> Any:
+    def part(self, name: str) -> ScreenSection:
         """The page's part that draws the section ``name`` of ``section_keys``."""
-        return getattr(self.page, PART_OF_SECTION[name])
+        part: ScreenSection = getattr(self.page, PART_OF_SECTION[name])
+        return part
 
     # ------------------------------------------------------------ updating what changed
 
-    def section_keys(self, p: dict[str, Any]) -> dict[str, Any]:
+    def section_keys(self, p: ShownView) -> dict[str, Any]:
         """What each section of the screen is built from, all of it from this viewer's projection (or the
         room's public presence dots): a section is rebuilt only when its key changes."""
         room = self.page.room
@@ -207,7 +195,7 @@ class GameView:
         if not changed:
             return True
         if page.in_game(p["phase"]) and "title" not in changed:
-            changed.append("title")  # the header's colours are drawn by the first part
+            changed.append("title")  # the header's colours are drawn by the ``heading`` part
         for name in changed:
             self.part(name).refresh()
         self.buzz()
@@ -248,7 +236,8 @@ class GameView:
                                                            role=wording.role_name(_, rules, other)), tid="known")
 
     def panel(self, d: Draft) -> None:
-        """The second part: what this viewer does at this step (its counts in the ``status`` part, in the slot)."""
+        """The ``seats_or_panel`` part: what this viewer does at this step (its counts in the ``status`` part, in
+        the slot)."""
         phase = self.p["phase"]
         if self.p.get("result_hold"):  # the day's result alone, on every screen, before the night begins
             night.held_result(self, d)
@@ -298,18 +287,19 @@ class GameView:
             day.yes_count(self, d)
 
     def heading(self, d: Draft) -> None:
-        """The first part (after the header): the phase and countdown, a seat's role card, what a moderator or
+        """The ``heading`` part (after the header): the phase and countdown, a seat's role card, what a moderator or
         a spectator is."""
         _ = self.page.t
         self._title(d)
         heading_notes(self, d)
 
     def record(self, d: Draft) -> None:
-        """The third part: the news, the role's help, the players (``record_part``), and more (``third_part``)."""
-        third_part(self, d)
+        """The ``settings_or_record`` part: the news, the role's help, the players (``record_part``), and more
+        (``record_with_controls``)."""
+        record_with_controls(self, d)
 
     def chat(self, d: Draft) -> None:
-        """The fourth part: the chat (``chat_part``)."""
+        """The ``start_or_chat`` part: the chat (``chat_part``)."""
         self.chat_part.draw(d)
 
     def chat_added(self, line: ChatLine) -> None:
@@ -331,20 +321,20 @@ def heading_notes(view: GameView, d: Draft) -> None:
                 "mafia-muted")
 
 
-_FOUL_CHOICES: weakref.WeakKeyDictionary[GameView, FoulChoice] = weakref.WeakKeyDictionary()
+_FOUL_CHOICES: weakref.WeakKeyDictionary[GameView, PendingChoice] = weakref.WeakKeyDictionary()
 
 
-def third_part(view: GameView, d: Draft) -> None:
+def record_with_controls(view: GameView, d: Draft) -> None:
     """A player's moderator controls (``webgame.room.host_watch``: his own foul choice, apart from his seat's pick),
     the news, the role's help, the players (``record_part``), moving a seat to another phone (``moving``)."""
     seat, page = view.viewer_kind == "seat", view.page
     if seat and view.p.get("moderator_actions"):
-        choice = _FOUL_CHOICES.setdefault(view, FoulChoice()).at(int(view.p.get("step", -1)))
+        choice = _FOUL_CHOICES.setdefault(view, PendingChoice()).at(int(view.p.get("step", -1)))
         day.moderator_panel(view, d, choice)
     view.record_part.draw(d)
     if seat:  # his own seat to another phone: the code behind the reveal only
-        moving.owner_offer(d, page, page.third, behind_reveal=True)
-    moving.host_codes(d, page, page.third, behind_reveal=seat)
+        moving.owner_offer(d, page, page.settings_or_record, behind_reveal=True)
+    moving.host_codes(d, page, page.settings_or_record, behind_reveal=seat)
 
 
 def clock_bar(view: GameView, d: Draft) -> None:

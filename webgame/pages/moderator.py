@@ -5,8 +5,9 @@ made, and what the night would bring if it ended now. Drawn from the moderator's
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from engine.view_types import EventRecord, ModeratorNight, ModeratorPick
 from webgame.pages import wording
 
 if TYPE_CHECKING:
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 def moderator_night(view: GameView, d: Draft) -> None:
     """The moderator's night card; nothing for anyone else, or by day."""
     _, p = view.page.t, view.p
-    night: dict[str, Any] | None = p.get("moderator_night")
+    night: ModeratorNight | None = p.get("moderator_night")
     if not night:
         return
     rules = str(p.get("rules", ""))
@@ -43,15 +44,14 @@ def moderator_night(view: GameView, d: Draft) -> None:
             d.label(line, "text-sm", "mod-outcome")
 
 
-def _pick(view: GameView, rules: str, pick: dict[str, Any]) -> str | None:
-    _ = view.page.t
-    if pick.get("act") == "suggest" and pick.get("target"):
-        return _("{name} suggests {target}.").format(name=view.name_of(int(pick["seat"])),
-                                                     target=view.name_of(int(pick["target"])))
+def _pick(view: GameView, rules: str, pick: ModeratorPick) -> str | None:
+    _, target = view.page.t, pick["target"]
+    if pick["act"] == "suggest" and target:
+        return _("{name} suggests {target}.").format(name=view.name_of(pick["seat"]), target=view.name_of(target))
     return wording.timeline_text(_, rules, {**pick, "type": "choice"}, view.name_of)
 
 
-def _outcome(view: GameView, rules: str, event: dict[str, Any]) -> str | None:
+def _outcome(view: GameView, rules: str, event: EventRecord) -> str | None:
     _ = view.page.t
     if event.get("type") == "frozen":  # told to the frozen player as "you"; the moderator reads a name
         return _("{name} is frozen tonight.").format(name=view.name_of(int(event["seat"])))

@@ -16,11 +16,11 @@ on a restart (the room's language and "on" come back).
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from engine.roles import ROLE_TABLES
+from engine.view_types import EventRecord, PublicView, View
 from webgame.errors import Refusal
 from webgame.language.i18n import LANGUAGES, N_, Translator
 from webgame.pages import wording
@@ -86,21 +86,20 @@ class Line:
     silent: bool = False  # a caption only (the cue is all that is heard)
 
 
-def public_events(p: Mapping[str, Any]) -> list[dict[str, Any]]:
+def public_events(p: View) -> list[EventRecord]:
     """The events of a spectator's projection that everyone was told (after the end the projection holds the
     private ones too, marked ``private``: the narrator never reads those)."""
-    return [event for event in p.get("events") or [] if not event.get("private")]
+    return [event for event in p["events"] if not event.get("private")]
 
 
-def phrases(previous: Mapping[str, Any] | None, current: Mapping[str, Any],
-            events: Iterable[Mapping[str, Any]]) -> list[Phrase]:
+def phrases(previous: PublicView | None, current: PublicView, events: Iterable[EventRecord]) -> list[Phrase]:
     """What the narrator says between two spectator projections of one game: the new day's opening, the public
     ``events`` that happened in between (in order), then the new phase's opening. Every phase change has its
     sound cue (on the first phrase of the new phase, or alone). ``previous`` None: the game has just started
     (only the first phase is announced)."""
     said: list[Phrase] = []
     events = list(events)
-    phase = str(current.get("phase"))
+    phase = current["phase"]
     changed = previous is None or (previous.get("step") != current.get("step") and (
         previous.get("phase") != phase or previous.get("day") != current.get("day")
         or previous.get("vote_round") != current.get("vote_round")))
@@ -119,11 +118,11 @@ def phrases(previous: Mapping[str, Any] | None, current: Mapping[str, Any],
         elif phase == "eliminate_all":
             said.append(Phrase("all-open", cue="day"))
         elif not woke:
-            said.append(Phrase("phase", value=phase, cue="day", day=int(current.get("day") or 0)))
+            said.append(Phrase("phase", value=phase, cue="day", day=current["day"]))
     return said
 
 
-def event_phrases(event: Mapping[str, Any]) -> list[Phrase]:
+def event_phrases(event: EventRecord) -> list[Phrase]:
     """A public event as the narrator says it (nothing for what he leaves to the screen: nominations...)."""
     kind = event.get("type")
     if kind == "death":

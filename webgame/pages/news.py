@@ -7,13 +7,13 @@ events the engine lets this viewer read, in order. Shared by the phones (``game_
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
+from engine.view_types import PublicView
 from webgame.language.i18n import Translator
 from webgame.pages import wording
+from webgame.room.projection import DatedEvent
 
 NewsLine = tuple[str, bool]  # a sentence, and whether only some seats were told it (shown behind the reveal)
-DatedEvent = tuple[int, str, dict[str, Any]]
 
 
 def half_of(rules: str, day_number: int, phase: str) -> int:
@@ -27,12 +27,12 @@ def half_of(rules: str, day_number: int, phase: str) -> int:
 RESULT_EVENTS = ("vote_result", "eliminate_all_result")
 
 
-def day_result(_: Translator, view: dict[str, Any], events: list[DatedEvent],
+def day_result(_: Translator, view: PublicView, events: list[DatedEvent],
                name_of: Callable[[int], str]) -> list[str]:
     """The day's result as the night after it starts (issue 27: the moment that matters, first on every phone):
     the last vote's outcome and who it sent out, his role as the rules say; nothing when the day just before had
     no vote. Public sentences only, the same on every phone."""
-    rules, day, phase_now = str(view["rules"]), int(view["day"]), str(view["phase"])
+    rules, day, phase_now = view["rules"], view["day"], view["phase"]
     if phase_now != "night":
         return []
     now = half_of(rules, day, phase_now)
@@ -50,10 +50,10 @@ def day_result(_: Translator, view: dict[str, Any], events: list[DatedEvent],
     return lines
 
 
-def news_lines(_: Translator, view: dict[str, Any], events: list[DatedEvent], name_of: Callable[[int], str],
+def news_lines(_: Translator, view: PublicView, events: list[DatedEvent], name_of: Callable[[int], str],
                me: int) -> tuple[list[NewsLine], list[NewsLine]]:
     """What this viewer may read, as sentences: (the last night and day, everything before)."""
-    rules, day, phase_now = str(view["rules"]), int(view["day"]), str(view["phase"])
+    rules, day, phase_now = view["rules"], view["day"], view["phase"]
     now = half_of(rules, day, phase_now)
     recent: list[NewsLine] = []
     older: list[NewsLine] = []

@@ -9,9 +9,10 @@ motions, so watching hands tells nothing either. The mafia team's card and chat 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.actions import NightAct
+from engine.view_types import Offer
 from webgame.pages import evenness, wording
 from webgame.pages.news import day_result
 
@@ -86,13 +87,13 @@ def _done(view: GameView, d: Draft) -> None:
     _, me = view.page.t, view.me
     assert me is not None
     d.label(_("Your choice is made. Waiting for the night to end."), "text-lg", "night-done")
-    for choice in me.get("night_choices", []):
-        label = wording.ACT_LABELS.get(str(choice.get("act")))
-        if label and choice.get("target"):
-            d.label(_("{act}: {name}").format(act=_(label), name=view.name_of(int(choice["target"]))))
+    for choice in me["night_choices"]:
+        label, target = wording.ACT_LABELS.get(choice["act"]), choice["target"]
+        if label and target:
+            d.label(_("{act}: {name}").format(act=_(label), name=view.name_of(target)))
 
 
-def _current(view: GameView, acts: list[dict[str, Any]]) -> dict[str, Any]:
+def _current(view: GameView, acts: list[Offer]) -> Offer:
     """The act this phone is choosing for (the first one until the player switches)."""
     choice = view.pending()
     names = [str(a["act"]) for a in acts]
@@ -101,7 +102,7 @@ def _current(view: GameView, acts: list[dict[str, Any]]) -> dict[str, Any]:
     return next(a for a in acts if a["act"] == choice.act)
 
 
-def _choose(view: GameView, d: Draft, acts: list[dict[str, Any]]) -> None:
+def _choose(view: GameView, d: Draft, acts: list[Offer]) -> None:
     _, p = view.page.t, view.p
     choice = view.pending()
     current = _current(view, acts)
@@ -110,13 +111,13 @@ def _choose(view: GameView, d: Draft, acts: list[dict[str, Any]]) -> None:
 
     def pick(seat: int) -> None:
         choice.target = seat
-        view.page.second.refresh()
+        view.page.seats_or_panel.refresh()
         evenness.pad_alone(view.page, evenness.answer_bytes(view.page))  # the same answer for every role
 
     def switch(value: object) -> None:
         if isinstance(value, str) and value in names:
             choice.act, choice.target = value, None
-        view.page.second.refresh()
+        view.page.seats_or_panel.refresh()
         evenness.pad_alone(view.page, evenness.answer_bytes(view.page))
 
     def note(value: object) -> None:
@@ -169,16 +170,18 @@ def _nothing() -> None:
 
 def _team_night(view: GameView, d: Draft) -> None:
     _, team = view.page.t, view.p["team_night"]
+    if team is None:
+        return
     with d.card("mafia-card"):
         d.label(_("The mafia's night"), "font-bold")
-        don = team.get("acting_don")
+        don, kill = team["acting_don"], team["kill"]
         if don:
-            d.label(_("{name} chooses the kill.").format(name=view.name_of(int(don))))
+            d.label(_("{name} chooses the kill.").format(name=view.name_of(don)))
         else:
             d.label(_("Nobody can choose the kill tonight."))
-        for seat, target in sorted(team.get("suggestions", {}).items()):
+        for seat, target in sorted(team["suggestions"].items()):
             if target:
                 d.label(_("{name} suggests {target}.").format(name=view.name_of(int(seat)),
-                                                              target=view.name_of(int(target))))
-        if team.get("kill"):
-            d.label(_("The kill tonight: {name}.").format(name=view.name_of(int(team["kill"]))), tid="kill-choice")
+                                                              target=view.name_of(target)))
+        if kill:
+            d.label(_("The kill tonight: {name}.").format(name=view.name_of(kill)), tid="kill-choice")

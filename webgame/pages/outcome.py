@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import groupby
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from engine.view_types import View
 from webgame.language.i18n import Translator
 from webgame.pages import components, standings, wording
 
@@ -31,7 +32,7 @@ def render(view: GameView, d: Draft) -> None:
     standings.phone_part(d, _, page, room)
 
 
-def show(d: Draft, _: Translator, p: dict[str, Any], name_of: Callable[[int], str]) -> None:
+def show(d: Draft, _: Translator, p: View, name_of: Callable[[int], str]) -> None:
     rules = p["rules"]
     winner = str(p.get("winner") or "draw")
     with d.card("mafia-card items-center"):

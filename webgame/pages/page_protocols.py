@@ -1,4 +1,5 @@
-"""What the screens need of a phone's page and of the game view, as protocols.
+"""What the screens need of a phone's page and of the game view, as protocols; and the one record they share, a
+pick not confirmed yet (``PendingChoice``).
 
 The screens (``lobby``, ``game_view``, ``night``, ``day``, ``outcome``) and the parts below them name these
 types instead of importing ``pages.room`` or ``pages.game_view``: imports run one way, page -> screens ->
@@ -8,27 +9,39 @@ parts and wording -> the room's public interface, with no module importing one t
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from nicegui import Client, ui
 
     from engine.actions import Action
+    from engine.view_types import Me, Offer
     from webgame.browser.identity import BrowserIdentity
     from webgame.browser.public_address import Reach
     from webgame.language.i18n import Translator
     from webgame.pages.screen import Draft, ScreenSection
-    from webgame.room.projection import Projection
+    from webgame.room.projection import Projection, ShownView
     from webgame.room.rooms import Room
 
 
-class PendingChoice(Protocol):
-    """This phone's unconfirmed pick of the current step (kept across redraws)."""
+@dataclass(slots=True)
+class PendingChoice:
+    """A pick made on this phone and not confirmed yet, at one step: a seat's own pick (``RoomPage.choice``, kept
+    per room and seat, so that a reload or a second tab shows it), or the foul a player who holds a gone
+    moderator's controls is about to give (``game_view``: his seat keeps its own pick). Kept across redraws of the
+    step, emptied when the step changes (``at``)."""
 
-    step: int
-    act: str
-    target: int | None
-    note: bool
+    step: int = -1
+    act: str = ""
+    target: int | None = None
+    note: bool = False
+
+    def at(self, step: int) -> PendingChoice:
+        """This choice at ``step``: emptied first if it was made at another step."""
+        if self.step != step:
+            self.step, self.act, self.target, self.note = step, "", None, False
+        return self
 
 
 class PhonePage(Protocol):
@@ -44,10 +57,10 @@ class PhonePage(Protocol):
     address: str
     busy: bool
     pad: ui.element | None
-    first: ScreenSection
-    second: ScreenSection
-    third: ScreenSection
-    fourth: ScreenSection
+    heading: ScreenSection
+    seats_or_panel: ScreenSection
+    settings_or_record: ScreenSection
+    start_or_chat: ScreenSection
 
     @property
     def choice(self) -> PendingChoice: ...
@@ -65,7 +78,7 @@ class GameScreen(Protocol):
     """The game view of a page (``pages.game_view.GameView``) as the phase screens and its parts use it."""
 
     page: PhonePage
-    p: dict[str, Any]
+    p: ShownView
     proj: Projection | None
 
     @property
@@ -75,11 +88,11 @@ class GameScreen(Protocol):
     def viewer_seat(self) -> int: ...
 
     @property
-    def me(self) -> dict[str, Any] | None: ...
+    def me(self) -> Me | None: ...
 
     def name_of(self, seat: int) -> str: ...
 
-    def action(self, kind: str) -> dict[str, Any] | None: ...
+    def action(self, kind: str) -> Offer | None: ...
 
     def pending(self) -> PendingChoice: ...
 

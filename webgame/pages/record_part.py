@@ -1,4 +1,4 @@
-"""The third part of a phone's game screen: the news, what the seat's role does, and the players.
+"""The ``settings_or_record`` part of a phone's game screen: the news, what the seat's role does, and the players.
 
 Drawn from the page's projection only. The private lines of the news (a check, a visit) and the role's help are
 behind the reveal (``Draft.revealed``), so the covered part is the same on every phone; the players list shows
@@ -7,10 +7,14 @@ only the roles the whole table was told (uz deaths) until the end.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from engine.view_types import EventRecord
 from webgame.pages import wording
 from webgame.pages.news import NewsLine, news_lines
+from webgame.room.projection import ShownView
+
+NewsKey = tuple[str, int, list[EventRecord]]  # what the news sentences are made from
 
 if TYPE_CHECKING:
     from webgame.pages.page_protocols import GameScreen
@@ -22,11 +26,12 @@ class RecordPart:
 
     def __init__(self, view: GameScreen) -> None:
         self.view = view
-        self._news_made: tuple[Any, tuple[list[NewsLine], list[NewsLine]]] | None = None
+        # (viewer kind, seat, game, news key) -> (the recent sentences, the older ones)
+        self._news_made: tuple[tuple[str, int, int, NewsKey], tuple[list[NewsLine], list[NewsLine]]] | None = None
 
     @staticmethod
-    def news_key(p: dict[str, Any]) -> Any:
-        return p["phase"], p["day"], p.get("events")  # the news sentences are made again only when these change
+    def news_key(p: ShownView) -> NewsKey:
+        return p["phase"], p["day"], p["events"]  # the news sentences are made again only when these change
 
     def news_text(self) -> tuple[list[NewsLine], list[NewsLine]]:
         proj = self.view.proj
@@ -49,7 +54,7 @@ class RecordPart:
             d.label(wording.role_description(_, rules, str(me["role"])), "text-sm", "role-help")
 
     def draw(self, d: Draft) -> None:
-        """The third part: the news, what this seat's role does (revealed only), then the players."""
+        """The ``settings_or_record`` part: the news, what this seat's role does (revealed only), then the players."""
         self._news(d)
         self.role_help(d)
         self._players(d)

@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Mapping
-from typing import Any
 
 from nicegui import Client, background_tasks, ui
 from starlette.requests import Request
 
+from engine.view_types import EventRecord, View
 from webgame.browser.identity import BrowserIdentity
 from webgame.framework.page_template import static_url
 from webgame.language.i18n import N_, Translator, translator
@@ -32,8 +31,8 @@ from webgame.pages import components, narration, narrator_controls, standings, t
 from webgame.pages.components import testid
 from webgame.pages.news import day_result, news_lines
 from webgame.room import moderator_presence
-from webgame.room.projection import Projection
-from webgame.room.rooms import ChatLine, Room, Stage
+from webgame.room.projection import Projection, ShownView
+from webgame.room.rooms import Change, ChatLine, Room, Stage
 
 HEAD = (f'<link rel="stylesheet" href="{static_url("tv.css")}">'  # static: no player text
         '<script src="/static/narrator.js" defer></script>'
@@ -59,7 +58,7 @@ class ScreenPage:
         self.narration: ui.element | None = None
         self.line_number = 0
         self.told_game: int | None = None  # the game the narrator follows, and what he has told of it
-        self.told_view: dict[str, Any] | None = None
+        self.told_view: ShownView | None = None
         self.told_events = 0
         self.results_seen = 0  # the votes ended so far in the game followed: a new one is the vote's moment
         self.result_until = 0.0  # until when (time.monotonic) the vote's result is shown alone
@@ -93,8 +92,8 @@ class ScreenPage:
         if self._narration_settings in self.narrator.listeners:
             self.narrator.listeners.remove(self._narration_settings)
 
-    def room_changed(self, what: str) -> None:
-        if what in ("clock", "tick"):
+    def room_changed(self, what: Change) -> None:
+        if what in (Change.CLOCK, Change.TICK):
             self.tick()
             if moderator_presence.moderator_gone(self.room) == self.moderator_gone:
                 return  # the clock's tick: the screen changes only when the moderator's absence does
@@ -228,7 +227,7 @@ class ScreenPage:
         for text in self.room.notices.texts(self.t):
             testid(ui.label(text).classes("mafia-tv-progress"), "notice")
 
-    def _deaths(self, p: Mapping[str, Any]) -> None:
+    def _deaths(self, p: View) -> None:
         """The latest deaths as big cards: today's, and at night the previous day's."""
         day, night = int(p["day"]), p.get("phase") == "night"
         latest = [e for e in narration.public_events(p) if e.get("type") == "death"
@@ -241,7 +240,7 @@ class ScreenPage:
                     testid(ui.label(self.name_of(int(event["seat"]))).classes("mafia-death-name"), "death")
                     ui.label(self._death_line(event, str(p["rules"]))).classes("mafia-death-cause")
 
-    def _death_line(self, event: Mapping[str, Any], rules: str) -> str:
+    def _death_line(self, event: EventRecord, rules: str) -> str:
         """How he left, as the table may know it: at night only that he died; by day the vote, fouls, the kamikaze."""
         _ = self.t
         cause = str(event.get("cause", ""))

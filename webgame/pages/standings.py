@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from nicegui import ui
 
+from engine.view_types import Offer
 from webgame.evening import standings as evening
 from webgame.language.i18n import Translator
 from webgame.pages import components, wording
@@ -79,10 +80,10 @@ def phone_part(d: Draft, _: Translator, page: Any, room: Room) -> None:
                 d.button(_("New evening"), lambda: _ask(page, True), "new-evening", outline=True, icon="restart_alt")
 
 
-def extra_points_part(d: Draft, _: Translator, page: Any, room: Room, action: dict[str, Any],
-                      name_of: Any) -> None:
+def extra_points_part(d: Draft, _: Translator, page: Any, room: Room, action: Offer,
+                      name_of: Callable[[int], str]) -> None:
     """The moderator's extra points after the game: for each player, -limit .. +limit."""
-    limit, given = float(action["limit"]), action.get("given", {})
+    limit, given = action["limit"], action.get("given", {})
     steps = int(round(limit / EXTRA_STEP))
     values = [round(i * EXTRA_STEP, 2) for i in range(-steps, steps + 1)]
     options = {str(v): (("+" if v > 0 else "") + _.number(v)) for v in values}
@@ -98,7 +99,7 @@ def extra_points_part(d: Draft, _: Translator, page: Any, room: Room, action: di
                     _, lambda: evening.give_extra_points(room, token_hash, seat, float(value)))
             return chosen
 
-        for seat in action["targets"]:
+        for seat in action.get("targets", []):
             current = str(round(float(given.get(str(seat), 0.0)), 2))
             with d.row("w-full no-wrap gap-2 items-center"):
                 d.label(name_of(int(seat)), "grow mafia-name")

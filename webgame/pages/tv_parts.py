@@ -4,18 +4,18 @@ height: the columns past its width are pages that ``static/tv.js`` turns by itse
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from itertools import groupby
-from typing import Any
 
 from nicegui import ui
 
+from engine.view_types import EventRecord, View
 from webgame.language.i18n import Translator
 from webgame.pages import wording
 from webgame.pages.components import testid
 
 
-def progress(_: Translator, p: Mapping[str, Any], name_of: Callable[[int], str]) -> None:
+def progress(_: Translator, p: View, name_of: Callable[[int], str]) -> None:
     """The step's progress without names: how many have chosen at night, are ready, have voted."""
     living = len(p.get("alive", []))
     phase = p.get("phase")
@@ -39,7 +39,7 @@ def progress(_: Translator, p: Mapping[str, Any], name_of: Callable[[int], str])
         with ui.element("div").classes("mafia-bar-track"):
             ui.element("div").classes("mafia-bar-fill").style(f"width: {100 * done / max(1, living):.0f}%")
 
-def best_moves(_: Translator, p: Mapping[str, Any], name_of: Callable[[int], str]) -> None:
+def best_moves(_: Translator, p: View, name_of: Callable[[int], str]) -> None:
     """uk, day 2's last words and speeches: the best moves of the first night's dead, once made (issue 30)."""
     if p.get("rules") != "uk" or int(p.get("day") or 0) != 2 or p.get("phase") not in ("last_words", "speeches"):
         return
@@ -48,7 +48,7 @@ def best_moves(_: Translator, p: Mapping[str, Any], name_of: Callable[[int], str
         testid(ui.label(text).classes("mafia-tv-progress font-bold"), "tv-best-move")
 
 
-def tally(_: Translator, p: Mapping[str, Any], name_of: Callable[[int], str]) -> None:
+def tally(_: Translator, p: View, name_of: Callable[[int], str]) -> None:
     """The vote as a bar per candidate, with its count (uk: every candidate; uz: whoever has a vote)."""
     votes = p.get("votes") or {}
     if p.get("phase") != "vote" or not isinstance(votes, dict):
@@ -72,13 +72,13 @@ def tally(_: Translator, p: Mapping[str, Any], name_of: Callable[[int], str]) ->
         testid(ui.label(wording.penalty_text(_, name_of(int(seat)))).classes("mafia-tally-name"), "penalty")
 
 
-def ended(_: Translator, p: Mapping[str, Any], name_of: Callable[[int], str]) -> None:
+def ended(_: Translator, p: View, name_of: Callable[[int], str]) -> None:
     winner = str(p.get("winner") or "draw")
     testid(ui.label(_(wording.WINNERS.get(winner, wording.WINNERS["draw"]))).classes("mafia-winner"), "winner")
     roles(_, p, name_of)
     timeline(_, p, name_of)
 
-def roles(_: Translator, p: Mapping[str, Any], name_of: Callable[[int], str]) -> None:
+def roles(_: Translator, p: View, name_of: Callable[[int], str]) -> None:
     alive = {int(s) for s in p.get("alive", [])}
     roles = {int(seat): str(role) for seat, role in p.get("roles", {}).items()}
     with ui.element("div").classes("mafia-roles"):
@@ -87,7 +87,7 @@ def roles(_: Translator, p: Mapping[str, Any], name_of: Callable[[int], str]) ->
                 ui.label(name_of(seat)).classes("mafia-name")
                 ui.label(wording.role_name(_, str(p["rules"]), roles[seat])).classes("font-bold")
 
-def timeline(_: Translator, p: Mapping[str, Any], name_of: Callable[[int], str]) -> None:
+def timeline(_: Translator, p: View, name_of: Callable[[int], str]) -> None:
     """Night by night, each line once, in type readable from 3 m (at least 24 px on a 1080p TV), in pages."""
     timeline = once(p.get("timeline") or [])
     if not timeline:
@@ -110,7 +110,7 @@ def timeline(_: Translator, p: Mapping[str, Any], name_of: Callable[[int], str])
                         testid(ui.label(text), "timeline")
 
 
-def once(timeline: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def once(timeline: list[EventRecord]) -> list[EventRecord]:
     """The timeline without a vote's result when the death by that vote follows ("... was voted out" says it)."""
     voted_out = {(int(i["day"]), int(i["seat"])) for i in timeline
                  if i.get("type") == "death" and i.get("cause") == "vote"}

@@ -12,12 +12,12 @@ its content fits (``data-tv-fit``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from math import ceil
-from typing import Any
 
 from nicegui import ui
 
+from engine.view_types import EventRecord, View
 from webgame.language.i18n import Translator
 from webgame.pages import components, narration, wording
 from webgame.pages.components import testid
@@ -49,7 +49,7 @@ def fouls_text(_: Translator, fouls: float) -> str:
     return _("Fouls: {count}").format(count=_.number(fouls))
 
 
-def table(_: Translator, p: Mapping[str, Any], seats: int, name_of: NameOf) -> None:
+def table(_: Translator, p: View, seats: int, name_of: NameOf) -> None:
     """Every seat as a tile, in seat order: the living, the dead (with the role the table was shown), fouls."""
     alive = {int(s) for s in p.get("alive", [])}
     roles = {int(seat): str(role) for seat, role in (p.get("roles") or {}).items()}
@@ -68,13 +68,12 @@ def table(_: Translator, p: Mapping[str, Any], seats: int, name_of: NameOf) -> N
                     testid(ui.label(fouls_text(_, fouls[seat])).classes("mafia-tv-fouls"), "fouls")
 
 
-def result_count(p: Mapping[str, Any]) -> int:
+def result_count(p: View) -> int:
     """How many votes have ended so far in this game (a new one starts the vote's moment)."""
     return sum(1 for event in narration.public_events(p) if event.get("type") in RESULT_EVENTS)
 
 
-def result(_: Translator, p: Mapping[str, Any], name_of: NameOf,
-           death_line: Callable[[Mapping[str, Any]], str]) -> bool:
+def result(_: Translator, p: View, name_of: NameOf, death_line: Callable[[EventRecord], str]) -> bool:
     """The latest vote's result in big type and who it sent out, with his role as the rules say; False if none."""
     events = narration.public_events(p)
     last = max((index for index, event in enumerate(events) if event.get("type") in RESULT_EVENTS), default=None)

@@ -16,13 +16,13 @@ resumes it where it was.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from engine.actions import MODERATOR_ACTIONS, Action, Deadline
 from engine.game import step_seconds
 from engine.state import GameState, Phase
 from webgame.errors import Refusal
 from webgame.language.i18n import N_
+from webgame.room.projection import ShownView
 
 NOT_YET = N_("The night has not begun yet: the day's result is still on the screens.")
 
@@ -59,9 +59,9 @@ class ResultHold:
         if self.holding(left) and not isinstance(action, (Deadline, *MODERATOR_ACTIONS)):
             raise Refusal(NOT_YET)
 
-    def view(self, shown: dict[str, Any], left: float | None) -> dict[str, Any]:
+    def view(self, shown: ShownView, left: float | None) -> ShownView:
         """A viewer's view during the hold: marked, and no action of a seat's (the moderator keeps his fouls)."""
         if not self.holding(left):
             return shown
-        actions = [a for a in shown.get("actions", []) if a.get("type") in {kind.kind for kind in MODERATOR_ACTIONS}]
+        actions = [a for a in shown["actions"] if a["type"] in {kind.kind for kind in MODERATOR_ACTIONS}]
         return {**shown, "actions": actions, "result_hold": True}

@@ -10,14 +10,16 @@ parts a page never touches directly:
 - ``webgame.room.host_watch.HostWatch``: the host role handed on (by the host, or when his phone is gone), and
   ``webgame.room.seat_moves.SeatMoves``: a seat moved to another phone with a one-time code.
 
-Every change goes the same way::
+Every change goes the same way, through ``Room.change`` (the parts never take the lock nor tell the pages)::
 
-    page handler -> Room.<method>(token_hash, ...) -> the part (engine.apply, validated then in place; the
-                 store) -> Room.notify -> every subscriber redraws from Room.projection(its token hash)
+    page handler -> Room.<method>(token_hash, ...) -> Room.change(what, ...): under the lock, the checks, then
+                 the part (a game's action: validated, written to the log, then applied) -> Room.notify(what)
+                 -> every subscriber redraws from Room.projection(its token hash)
 
 A room's changes are serialized by its ``asyncio.Lock``. Callers identify themselves by the SHA-256 of their
 seat token; every permission (seat, host, moderator) is checked here, whatever the page offered. A refused
-request raises ``Refusal`` (or the engine's ``RuleError``) and changes nothing.
+request raises ``Refusal`` (or the engine's ``RuleError``) and changes nothing; ``what`` (a ``Change``) says
+the pages what to redraw.
 """
 
 from __future__ import annotations
@@ -26,14 +28,16 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import Any, TypeVar
 
 from engine.actions import MODERATOR_ACTIONS, Action, Deadline
 from engine.errors import StaleAction
 from engine.knowledge import Viewer
 from engine.options import OptionValue
 from engine.state import GameState
+from engine.view_types import PublicView
 from webgame.errors import Refusal, refusal_text
 from webgame.language.i18n import N_
 from webgame.room import host_watch, lookup as room_lookup, notices as room_notices, seat_moves
@@ -42,20 +46,21 @@ from webgame.room.chat import CHAT_BURST, CHAT_KEPT, CHAT_MAX_LENGTH, CHAT_WINDO
 from webgame.room.delegation import Held
 from webgame.room.projection import Projection
 from webgame.room.seating import DEFAULT_PLAYER_LIMITS, RULE_SETS, Lobby, SeatInfo, open_lobby
-from webgame.room.subscribers import Audience, Subscriber
+from webgame.room.subscribers import Audience, Change, Subscriber
 from webgame.room.table_game import Stage, TableGame
 from webgame.store import leases, queries as store
 from webgame.store.queries import RoomRecord, RoomStatus, SeatRecord
 
 __all__ = [
     "CHAT_BURST", "CHAT_KEPT", "CHAT_MAX_LENGTH", "CHAT_WINDOW", "DEFAULT_PLAYER_LIMITS", "EXTEND_SECONDS",
-    "RULE_SETS", "ChatLine", "Projection", "Registry", "Room", "SeatInfo", "Stage", "Subscriber",
+    "RULE_SETS", "Change", "ChatLine", "Projection", "Registry", "Room", "SeatInfo", "Stage", "Subscriber",
     "rebuild_room", "refusal_text", "registry",
 ]
 
 log = logging.getLogger(__name__)
 
 EXTEND_SECONDS = 30
+T = TypeVar("T")
 
 
 class Room:
@@ -85,7 +90,7 @@ class Room:
     game_seat = Held[Callable[[str | None], int]]("game")  # engine seat of a token in this game, 0 if none
     name_of = Held[Callable[[int], str]]("game")  # the name at an engine seat of this game
     seat_is_bot = Held[Callable[[int], bool]]("game")  # whether a bot plays that seat (webgame.room.bots)
-    public = Held[Callable[[], dict[str, Any]]]("game")  # every projection's public part, made once per state
+    public = Held[Callable[[], PublicView | None]]("game")  # every projection's public part, made once per state
     # the host role and the seats' phones,
     make_host, set_handover = Held[host_watch.HostCall]("host_watch"), Held[host_watch.HostCall]("host_watch")
     offer_move, take_seat = Held[seat_moves.Offer]("moves"), Held[seat_moves.Take]("moves")
@@ -93,7 +98,7 @@ class Room:
     # the pages.
     subscribe = Held[Callable[[Subscriber], None]]("audience")
     unsubscribe = Held[Callable[[Subscriber], None]]("audience")
-    notify = Held[Callable[[str], None]]("audience")  # every page redraws what changed, then the hooks run
+    notify = Held[Callable[[Change], None]]("audience")  # every page redraws what changed, then the hooks run
     is_connected = Held[Callable[[str], bool]]("audience")
     client_connected = Held[Callable[[str | None], None]]("audience")
     client_disconnected = Held[Callable[[str | None], None]]("audience")
@@ -103,7 +108,7 @@ class Room:
         self.lock = asyncio.Lock()
         self.audience: Audience[Room] = Audience(self, record.code, now)
         self.lobby = Lobby.from_record(record, seats)
-        self.game = TableGame(record.id, record.code, now, self.audience.notify)
+        self.game = TableGame(record.id, record.code, now)
         self.chat_log = Chat(record.code)
         self.bots = Bots(self)  # the bot seats' player, driven by the clock (webgame.room.bots)
         self.notices = room_notices.Notices()  # what the room told everyone (a seat moved, a new host)
@@ -118,7 +123,7 @@ class Room:
         return self.audience.pages
 
     @property
-    def after_notify(self) -> list[Callable[[Room, str], None]]:
+    def after_notify(self) -> list[Callable[[Room, Change], None]]:
         """Hooks called with the room after the pages were told of a change (e.g. ``webgame.pages.evenness``)."""
         return self.audience.hooks
 
@@ -152,6 +157,19 @@ class Room:
             return self.game_id, 0, 0, len(self.chat)
         return self.game_id, len(state.log), state.step, len(self.chat)
 
+    # ------------------------------------------------------------ the way in
+
+    async def change(self, what: Change | None, change: Callable[[], Awaitable[T]]) -> T:
+        """The one way a room changes: under its lock, ``change`` checks and lets a part change itself (a
+        ``Refusal`` or ``RuleError`` changes nothing and tells nobody); then, outside the lock, every page is told
+        ``what`` unless the change answered False (nothing changed) or ``what`` is None (nothing a page shows).
+        Its answer is the change's."""
+        async with self.lock:
+            answer = await change()
+        if what is not None and answer is not False:
+            self.notify(what)
+        return answer
+
     # ------------------------------------------------------------ subscribers
 
     def tick(self) -> None:
@@ -164,126 +182,142 @@ class Room:
         if self.stage is not Stage.LOBBY:
             raise Refusal(N_("The game has already started."))
 
-    async def _host_in_lobby(self, token_hash: str | None, what: str, change: Callable[[], Awaitable[Any]]) -> None:
+    async def _host_in_lobby(self, token_hash: str | None, what: Change,
+                             change: Callable[[], Awaitable[Any]]) -> None:
         """A change of the host's in the lobby; the pages are told (``what``) unless it returned False."""
-        async with self.lock:
+
+        async def checked() -> Any:
             self.lobby.require_host(token_hash)
             self._require_lobby()
-            changed = await change()
-        if changed is not False:
-            self.notify(what)
+            return await change()
+
+        await self.change(what, checked)
 
     async def join(self, token: str, name: str) -> SeatInfo:
         """Seat a new person at the table (lobby only)."""
-        async with self.lock:
+        seated: list[SeatInfo] = []
+
+        async def sit() -> bool:
             self._require_lobby()
             seat, new = await self.lobby.join(token, name)
-        if new:
-            self.notify("seats")
-        return seat
+            seated.append(seat)
+            return new  # a person already seated (another tab of his): nothing changed
+
+        await self.change(Change.SEATS, sit)
+        return seated[0]
 
     async def set_rules(self, token_hash: str | None, rules: str) -> None:
-        await self._host_in_lobby(token_hash, "structure", lambda: self.lobby.set_rules(rules))
+        await self._host_in_lobby(token_hash, Change.STRUCTURE, lambda: self.lobby.set_rules(rules))
 
     async def set_option(self, token_hash: str | None, name: str, value: object) -> None:
-        await self._host_in_lobby(token_hash, "settings", lambda: self.lobby.set_option(name, value))
+        await self._host_in_lobby(token_hash, Change.SETTINGS, lambda: self.lobby.set_option(name, value))
 
     async def set_player_limits(self, token_hash: str | None, low: int, high: int) -> None:
-        await self._host_in_lobby(token_hash, "settings", lambda: self.lobby.set_player_limits(low, high))
+        await self._host_in_lobby(token_hash, Change.SETTINGS, lambda: self.lobby.set_player_limits(low, high))
 
     async def set_moderated(self, token_hash: str | None, moderated: bool) -> None:
-        # "seats" (the badge and the seat numbers), then "settings": not "structure", which would rebuild the
+        # SEATS (the badge and the seat numbers), then SETTINGS: not STRUCTURE, which would rebuild the
         # host's inputs and lose the timers he is typing into them.
-        await self._host_in_lobby(token_hash, "seats", lambda: self.lobby.set_moderated(moderated))
-        self.notify("settings")
+        await self._host_in_lobby(token_hash, Change.SEATS, lambda: self.lobby.set_moderated(moderated))
+        self.notify(Change.SETTINGS)
 
     async def move_seat(self, token_hash: str | None, seat_id: int, delta: int) -> None:
-        await self._host_in_lobby(token_hash, "seats", lambda: self.lobby.move_seat(seat_id, delta))
+        await self._host_in_lobby(token_hash, Change.SEATS, lambda: self.lobby.move_seat(seat_id, delta))
 
     async def remove_seat(self, token_hash: str | None, seat_id: int) -> None:
-        await self._host_in_lobby(token_hash, "seats", lambda: self.lobby.remove_seat(seat_id))
+        await self._host_in_lobby(token_hash, Change.SEATS, lambda: self.lobby.remove_seat(seat_id))
 
     async def add_bot(self, token_hash: str | None, level: str = "simple") -> None:
-        await self._host_in_lobby(token_hash, "seats", lambda: self.lobby.add_bot(level))
+        await self._host_in_lobby(token_hash, Change.SEATS, lambda: self.lobby.add_bot(level))
 
     async def remove_bot(self, token_hash: str | None) -> None:
-        await self._host_in_lobby(token_hash, "seats", self.lobby.remove_bot)
+        await self._host_in_lobby(token_hash, Change.SEATS, self.lobby.remove_bot)
 
     async def start(self, token_hash: str | None) -> None:
-        async with self.lock:
-            self.lobby.require_host(token_hash)
-            self._require_lobby()
+        async def start() -> None:
             problem = self.lobby.start_problem()
             if problem is not None:
                 raise Refusal(problem[0], **problem[1])
             self.chat_log.clear()
             seed = secrets.randbelow(2**63)
             await self.game.start(self.rules, self.lobby.players(), self.lobby.engine_options(), seed)
-        self.notify("stage")
+
+        await self._host_in_lobby(token_hash, Change.STAGE, start)
 
     async def play_again(self, token_hash: str | None) -> None:
         """Back to the lobby with the same people, after a game ended."""
-        async with self.lock:
+        async def close() -> None:
             self.lobby.require_host(token_hash)
             if self.stage is not Stage.FINISHED:
                 raise Refusal(N_("The game is not over yet."))
             await self.game.close()
             self.chat_log.clear()
-        self.notify("stage")
+
+        await self.change(Change.STAGE, close)
 
     # ------------------------------------------------------------ the game
 
     async def act(self, token_hash: str | None, action: Action) -> None:
         """A player's (or the moderator's) action, checked against who sent it, then the rules."""
-        async with self.lock:
-            self.game.require_running()
-            if isinstance(action, Deadline):
-                raise Refusal(N_("Only the clock or the host ends a step."))
-            if isinstance(action, MODERATOR_ACTIONS):  # fouls, taking one back, sending a player off
-                if not self.is_moderator(token_hash):
-                    raise Refusal(N_("Only the moderator gives fouls."))
-            else:
-                seat = self.game_seat(token_hash)
-                if not seat:
-                    raise Refusal(N_("You are not playing in this game."))
-                if action.seat != seat:
-                    raise Refusal(N_("You can only act for yourself."))
-            await self.game.apply(action)
-        self.notify("state")
+        await self.change(Change.STATE, lambda: self._act(token_hash, action))
+
+    async def _act(self, token_hash: str | None, action: Action) -> None:
+        """Under the lock: who sent it, then the game (validated, written, applied: ``TableGame.apply``)."""
+        self.game.require_running()
+        if isinstance(action, Deadline):
+            raise Refusal(N_("Only the clock or the host ends a step."))
+        if isinstance(action, MODERATOR_ACTIONS):  # fouls, taking one back, sending a player off
+            if not self.is_moderator(token_hash):
+                raise Refusal(N_("Only the moderator gives fouls."))
+        else:
+            seat = self.game_seat(token_hash)
+            if not seat:
+                raise Refusal(N_("You are not playing in this game."))
+            if action.seat != seat:
+                raise Refusal(N_("You can only act for yourself."))
+        await self.game.apply(action)
 
     async def expire(self, step: int, now: float) -> bool:
         """The clock: end step ``step`` if its deadline has passed. False when there was nothing to do."""
-        async with self.lock:
+        async def end() -> bool:
             if not self.game.due(step, now):
                 return False
             try:
                 await self.game.apply(Deadline(step))
             except StaleAction:
                 return False
-        self.notify("state")
-        return True
+            return True
 
-    async def _host_in_game(self, token_hash: str | None, what: str, change: Callable[[], Awaitable[Any]]) -> None:
+        return await self.change(Change.STATE, end)
+
+    async def end_hold(self) -> bool:
+        """The clock: the night begins on every screen once the day's result's hold is over
+        (``webgame.room.result_hold``). False when no hold was over."""
+        return await self.change(Change.STATE, self.game.release)
+
+    async def _host_in_game(self, token_hash: str | None, what: Change,
+                            change: Callable[[], Awaitable[Any]]) -> None:
         """A change of the host's during the game; the pages are told (``what``) unless it returned False."""
-        async with self.lock:
+
+        async def checked() -> Any:
             self.lobby.require_host(token_hash)
             self.game.require_running()
-            changed = await change()
-        if changed is not False:
-            self.notify(what)
+            return await change()
+
+        await self.change(what, checked)
 
     async def skip(self, token_hash: str | None, step: int) -> None:
         """The host ends the current step now (``step`` is the one his screen showed: a stale tab is refused)."""
-        await self._host_in_game(token_hash, "state", lambda: self.game.skip(step))  # (or the result's hold)
+        await self._host_in_game(token_hash, Change.STATE, lambda: self.game.skip(step))  # (or the result's hold)
 
     async def pause(self, token_hash: str | None) -> None:
-        await self._host_in_game(token_hash, "clock", self.game.pause)
+        await self._host_in_game(token_hash, Change.CLOCK, self.game.pause)
 
     async def resume(self, token_hash: str | None) -> None:
-        await self._host_in_game(token_hash, "clock", self.game.resume)
+        await self._host_in_game(token_hash, Change.CLOCK, self.game.resume)
 
     async def extend(self, token_hash: str | None, seconds: int = EXTEND_SECONDS) -> None:
-        await self._host_in_game(token_hash, "clock", lambda: self.game.extend(seconds))
+        await self._host_in_game(token_hash, Change.CLOCK, lambda: self.game.extend(seconds))
 
     async def say(self, token_hash: str | None, channel: str, text: str) -> ChatLine:
         """A chat message, on a channel this person may write to now."""
@@ -315,11 +349,28 @@ class Registry:
     def __init__(self, now: Callable[[], float] = time.time) -> None:
         self.rooms: dict[str, Room] = {}
         self.now = now
-        self._loading: dict[str, asyncio.Lock] = {}  # code -> its rebuild's lock (kept: rooms load side by side)
+        self._loading: dict[str, tuple[asyncio.Lock, int]] = {}  # code -> its rebuild's lock, and its users
         self.claims: leases.Claims | None = None
 
     def _now(self) -> float:
         return self.now()
+
+    @asynccontextmanager
+    async def _loading_lock(self, code: str) -> AsyncIterator[None]:
+        """One rebuild of a code at a time (rooms load side by side). The lock is forgotten once nobody holds or
+        waits for it: a wrong code typed, or a room dropped, leaves nothing behind in the registry."""
+        lock, users = self._loading.get(code, (asyncio.Lock(), 0))
+        self._loading[code] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            held = self._loading.get(code)
+            if held is not None and held[0] is lock:
+                if held[1] <= 1:
+                    del self._loading[code]
+                else:
+                    self._loading[code] = (lock, held[1] - 1)
 
     def clear(self) -> None:
         self.rooms.clear()
@@ -348,7 +399,7 @@ class Registry:
             if await store.get_room_by_code(code) is not None:
                 raise leases.RoomMoving(code)  # a room another process holds (a hand-over): not a wrong code
             return None
-        async with self._loading.setdefault(code, asyncio.Lock()):
+        async with self._loading_lock(code):
             room = self.rooms.get(code)
             if room is not None:
                 return room
@@ -366,7 +417,7 @@ class Registry:
         split its phones: those on the lost copy would get no update again, and play on a stale state)."""
         count = 0  # (a cluster restores none: a room comes back where the proxy sends its code, ``find``)
         for record in await store.list_active_rooms() if self.claims is None else []:
-            async with self._loading.setdefault(record.code, asyncio.Lock()):
+            async with self._loading_lock(record.code):
                 if record.code in self.rooms:
                     continue
                 room = await self._rebuild(record)

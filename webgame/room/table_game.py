@@ -1,30 +1,33 @@
 """The game of a room, with its clock: who sits where, the engine's state, the step's deadline, the action log.
 
-An action goes ``apply`` -> ``engine.game.apply`` (validated, then in place) -> ``store.append_action``; if the
-write fails, the state is replayed from the log the database holds, so memory and database never disagree.
-A new step gets a new absolute deadline (or, paused, a new remainder); the end of the game closes it; the clock
-itself, with the day's result held before the night, is ``webgame.room.game_clock.GameClock``. The room
-(``webgame.room.rooms.Room``) holds the lock, checks who asks, and tells the pages afterwards.
+An action goes ``apply`` -> ``engine.game.validate`` -> ``store.append_action`` -> ``engine.game.apply`` (in place):
+refused, or not written, it changes nothing, and no page ever draws an action the log does not hold. A new step
+gets a new absolute deadline (or, paused, a new remainder); the end of the game closes it; the clock itself, with
+the day's result held before the night, is ``webgame.room.game_clock.GameClock``. The room
+(``webgame.room.rooms.Room``) holds the lock, checks who asks, and tells the pages afterwards (``Room.change``):
+the game never tells them itself.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import cast
 
 from engine import actions as engine_actions
 from engine.actions import Action, Deadline
-from engine.game import apply, new_game, replay, step_seconds
+from engine.game import apply, new_game, replay, step_seconds, validate
 from engine.knowledge import MODERATOR, SPECTATOR, Viewer
 from engine.options import OptionValue
+from engine.rulesets import ruleset
 from engine.state import GameState, Phase
 from engine.view import chat_channels, public_view, view
+from engine.view_types import PublicView
 from webgame.errors import Refusal
 from webgame.language.i18n import N_
 from webgame.room.chat import Chat
 from webgame.room.game_clock import GameClock, Stage
-from webgame.room.projection import Projection
+from webgame.room.projection import Projection, ShownView
 from webgame.room.result_hold import ResultHold
 from webgame.room.seating import SeatInfo, seat_info
 from webgame.store import leases, queries as store
@@ -39,9 +42,8 @@ __all__ = ["Stage", "TableGame"]
 class TableGame(GameClock):
     """A room's current game (none in the lobby): its stage, seating, engine state and clock, kept with the log."""
 
-    def __init__(self, room_id: int, code: str, now: Callable[[], float], changed: Callable[[str], None]) -> None:
+    def __init__(self, room_id: int, code: str, now: Callable[[], float]) -> None:
         self.room_id, self.code, self.now = room_id, code, now
-        self.changed = changed  # tells the pages (a rolled-back action must be drawn away)
         self.stage = Stage.LOBBY
         self.game_id: int | None = None
         self.seating: list[SeatInfo] = []  # engine seat n is seating[n - 1]
@@ -49,7 +51,7 @@ class TableGame(GameClock):
         self.deadline: float | None = None  # absolute epoch seconds
         self.paused_remaining: float | None = None
         self.hold = ResultHold()  # the day's result held on the screens before the night (webgame.room.result_hold)
-        self._public: dict[str, Any] | None = None
+        self._public: PublicView | None = None
 
     # ------------------------------------------------------------ who is who
 
@@ -92,11 +94,12 @@ class TableGame(GameClock):
 
     # ------------------------------------------------------------ the way out
 
-    def public(self) -> dict[str, Any]:
-        """The public part of the projection, computed once per state change and shared by every viewer."""
+    def public(self) -> PublicView | None:
+        """The public part of the projection, computed once per state change and shared by every viewer (None
+        without a game)."""
         if self._public is None and self.state is not None:
             self._public = public_view(self.state)
-        return self._public or {}
+        return self._public
 
     def projection(self, viewer: Viewer, chat: Chat, acting_moderator: bool = False) -> Projection | None:
         """What this viewer may be shown of the game (None when there is none). ``acting_moderator``: a player
@@ -105,8 +108,9 @@ class TableGame(GameClock):
         state = self.state
         if state is None or self.game_id is None:
             return None
-        shown = self.hold.view(view(state, viewer, self.public()), self.left())
-        if acting_moderator and viewer.kind == "seat" and state.rules == "uk":
+        seen = cast(ShownView, view(state, viewer, self.public()))  # a View is a ShownView without the room's keys
+        shown = self.hold.view(seen, self.left())
+        if acting_moderator and viewer.kind == "seat" and ruleset(state).fouls:
             shown = {**shown, "moderator_actions": view(state, MODERATOR, self.public())["actions"]}
         seat = viewer.seat if viewer.kind == "seat" else 0
         return Projection(
@@ -163,47 +167,41 @@ class TableGame(GameClock):
     # ------------------------------------------------------------ one action
 
     async def apply(self, action: Action) -> None:
-        """Apply in place, then log it: a refused or unsaved action changes nothing.
-
-        The engine validates before it mutates (a ``RuleError`` leaves the state as it was), so no copy is
-        needed for a refusal. If the log write fails, the state is rebuilt by replaying the log without the
-        new action (the log the database holds), and every page is shown that state again.
-        """
+        """Validate, write, then apply: a refused or unsaved action changes nothing, and the state (what every page
+        draws) holds only actions the log holds. Refused: the engine's ``RuleError``, or a ``Refusal`` saying why
+        it was not written."""
         state = self.state
         assert state is not None and self.game_id is not None
         self.hold.check(action, self.left())  # the day's result on the screens: the night waits for it
-        before, phase, index = state.step, state.phase, len(state.log)
-        apply(state, action)
+        validate(state, action)  # the engine's refusal, the state untouched
+        before, phase = state.step, state.phase
+        await self._write(len(state.log), action)
+        apply(state, action)  # validated on the same state: it cannot be refused now
+        self._public = None
+        await self._after_step(before, phase)
+
+    async def _write(self, index: int, action: Action) -> None:
+        """The action into the game's log at ``index``, fenced by the room's lease in a cluster; a ``Refusal`` saying
+        why when it is not there. A write that reported a failure but landed (the connection lost after the commit)
+        counts: the log is read back to tell."""
+        assert self.game_id is not None
         try:
             lease = leases.fence(self.room_id)  # None in one process: no lease to check (webgame.store.leases)
             await store.append_action(self.game_id, index, engine_actions.to_dict(action),
                                       **({} if lease is None else {"lease": lease}))
-        except BaseException as error:
-            # The database is the truth: take the game back as its log says (without this action, unless the
-            # write did land before failing), so memory and database never disagree.
-            without = _without_last(state)
-            if isinstance(error, leases.LeaseLost):  # another process runs the room now: it has the log
-                log.warning("room %s: not written, the room's lease is lost", self.code)
-                self.state, self._public = without, None
-                self.changed("state")
-                raise Refusal(N_("Something went wrong; please try again.")) from None
-            logged = await self._as_logged(without) if isinstance(error, Exception) else without
-            self.state, self._public = logged, None
-            if len(logged.log) > index and not isinstance(error, store.ActionIndexConflict):
+        except leases.LeaseLost:  # another process runs the room now: it has the log
+            log.warning("room %s: not written, the room's lease is lost", self.code)
+            raise Refusal(N_("Something went wrong; please try again.")) from None
+        except store.ActionIndexConflict:
+            log.exception("room %s: the action log and the game disagree", self.code)
+            raise Refusal(N_("Something went wrong; please try again.")) from None
+        except Exception as error:  # the disk is full, the file locked or read-only, the server gone
+            if await self._logged(index):
                 log.warning("room %s: a write reported %r but the action is in the log", self.code, error)
-                await self._after_step(before, phase)
                 return  # it counted after all
-            self.changed("state")  # a page built while the write was pending showed the unsaved action
-            if isinstance(error, store.ActionIndexConflict):
-                log.exception("room %s: the action log and the game disagree", self.code)
-                raise Refusal(N_("Something went wrong; please try again.")) from None
-            if isinstance(error, Exception):  # the disk is full, the file locked or read-only, the server gone
-                log.exception("room %s: an action could not be saved", self.code)
-                raise Refusal(N_("The game could not be saved, so your action did not count. "
-                                 "Please try again.")) from None
-            raise
-        self._public = None
-        await self._after_step(before, phase)
+            log.exception("room %s: an action could not be saved", self.code)
+            raise Refusal(N_("The game could not be saved, so your action did not count. "
+                             "Please try again.")) from None
 
     async def skip(self, step: int) -> None:
         """The host's "End now" of step ``step``: the day's result's hold if it is on (the night begins now), else
@@ -231,19 +229,11 @@ class TableGame(GameClock):
         except Exception:
             log.exception("room %s: the clock or the end of the game could not be saved", self.code)
 
-    async def _as_logged(self, fallback: GameState) -> GameState:
-        """The game as the database's action log replays it (``fallback`` if the database cannot be read)."""
-        assert self.game_id is not None and self.state is not None
+    async def _logged(self, index: int) -> bool:
+        """Whether the database's action log holds an action at ``index`` (False if it cannot be read)."""
+        assert self.game_id is not None
         try:
-            payloads = await store.load_actions(self.game_id)
-            state = self.state
-            return replay(state.rules, state.n, state.seed, state.options,
-                          [engine_actions.from_dict(payload) for payload in payloads])
+            return len(await store.load_actions(self.game_id)) > index
         except Exception:
             log.exception("room %s: the action log could not be read back", self.code)
-            return fallback
-
-
-def _without_last(state: GameState) -> GameState:
-    """The state before its last action: the game replayed from its seed and the rest of its log."""
-    return replay(state.rules, state.n, state.seed, state.options, state.log[:-1])
+            return False
