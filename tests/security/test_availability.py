@@ -297,7 +297,7 @@ async def test_the_chat_draws_its_last_lines_and_older_ones_on_request(db: Path,
         await room.say(living[number % len(living)], "room", f"line {number:02d}")
         fake_time.advance(2.1)
     page = SimpleNamespace(room=room, t=translator("en"), token_hash=living[0],
-                           fourth=SimpleNamespace(refresh=lambda: None))
+                           start_or_chat=SimpleNamespace(refresh=lambda: None))
     view = GameView(page)  # type: ignore[arg-type]
     view.p = {"chat": {"read": ["room"], "write": ["room"]}}
     shown = [text for text in chat_lines(room, view) if text.startswith("line ")]

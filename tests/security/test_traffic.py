@@ -95,7 +95,7 @@ async def test_the_padding_is_invisible_and_blank(create_user: Callable[[], User
         assert evenness.PAD_PROP.startswith("data-") and not pad._to_dict().get("text")
         assert set(str(pad.props[evenness.PAD_PROP])) <= {" "}
         page = next(s for s in table.room.subscribers if getattr(s, "client", None) is phone.user.client)
-        first = page.first.screen
+        first = page.heading.screen
         assert page.pad is pad and first is not None and first.parent_slot is not None \
             and first.parent_slot.parent is pad  # the column of the parts, never rebuilt: it carries the padding
 

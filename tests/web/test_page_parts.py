@@ -28,8 +28,8 @@ def element_ids(user: User) -> set[int]:
 
 
 def chat_ids(user: User) -> set[int]:
-    """The chat's column and its lines: in the game, each shown chat line is an element of its own in the fourth
-    part's slot (``webgame.pages.chat_part``: a new line sends that line, not the chat again)."""
+    """The chat's column and its lines: in the game, each shown chat line is an element of its own in the
+    ``start_or_chat`` part's slot (``webgame.pages.chat_part``: a new line sends that line, not the chat again)."""
     assert user.client is not None
     columns = [element for element in user.client.elements.values()
                if not element.is_deleted and element.props.get("data-testid") == "chat"]

@@ -46,8 +46,8 @@ SETTLING = 3.0  # seconds a new page has to connect before it may be closed for 
 
 
 @dataclass(eq=False, slots=True)
-class Held:
-    """One live page: its client, whose it is (a seat's token hash, or None) and from which address."""
+class LivePage:
+    """One live page a room counts: its client, whose it is (a seat's token hash, or None) and from which address."""
 
     client: Client
     seat: str | None
@@ -58,13 +58,13 @@ class Held:
 class RoomPages:
     """The pages one room holds for browsers without a seat there (spectators), oldest first."""
 
-    pages: list[Held] = field(default_factory=list)  # oldest first
+    pages: list[LivePage] = field(default_factory=list)  # oldest first
 
-    def watchers(self) -> list[Held]:
-        return [held for held in self.pages if held.seat is None]
+    def watchers(self) -> list[LivePage]:
+        return [page for page in self.pages if page.seat is None]
 
-    def of_seat(self, seat: str) -> list[Held]:
-        return [held for held in self.pages if held.seat == seat]
+    def of_seat(self, seat: str) -> list[LivePage]:
+        return [page for page in self.pages if page.seat == seat]
 
 
 _ROOMS: dict[str, RoomPages] = {}
@@ -83,10 +83,10 @@ def has_room_for_watcher(code: str, address: str) -> bool:
     watchers = pages.watchers()
     if len(watchers) < WATCHERS:
         return True
-    heaviest, count = Counter(held.address for held in watchers).most_common(1)[0]
+    heaviest, count = Counter(page.address for page in watchers).most_common(1)[0]
     if count <= FAIR_SHARE:
         return False
-    victim = _victim([held for held in watchers if held.address == heaviest])
+    victim = _victim([page for page in watchers if page.address == heaviest])
     if victim is None:
         return False
     _close(pages, victim)
@@ -102,22 +102,22 @@ def hold(code: str, client: Client, seat: str | None, address: str) -> None:
             victim = _victim(mine, newest_connected=False) or mine[0]
             _close(pages, victim)
             mine.remove(victim)
-    held = Held(client, seat, address)
-    pages.pages.append(held)
-    client.on_delete(lambda: _forget(code, held))
+    page = LivePage(client, seat, address)
+    pages.pages.append(page)
+    client.on_delete(lambda: _forget(code, page))
     grace = SEAT_CONNECT_GRACE if seat is not None else CONNECT_GRACE
     background_tasks.create(_expire_unconnected(client, grace), name="a page that never connects")
 
 
-def _victim(candidates: list[Held], newest_connected: bool = True) -> Held | None:
+def _victim(candidates: list[LivePage], newest_connected: bool = True) -> LivePage | None:
     """Which of these pages to close: the oldest that never connected (and is old enough to have tried), else a
     connected one (the newest for watchers: a long-open page, the TV, stays; the oldest of a seat's tabs)."""
     now = time.time()
-    unconnected = [held for held in candidates if not held.client.has_socket_connection
-                   and now - held.client.created > SETTLING]
+    unconnected = [page for page in candidates if not page.client.has_socket_connection
+                   and now - page.client.created > SETTLING]
     if unconnected:
         return unconnected[0]
-    connected = [held for held in candidates if held.client.has_socket_connection]
+    connected = [page for page in candidates if page.client.has_socket_connection]
     if not connected:
         return None
     return connected[-1] if newest_connected else connected[0]
@@ -126,9 +126,9 @@ def _victim(candidates: list[Held], newest_connected: bool = True) -> Held | Non
 def seated(code: str, client: Client, seat: str) -> None:
     """A page has just taken a seat (the join form): it counts for that seat from now on."""
     pages = room_pages(code)
-    for held in pages.pages:
-        if held.client is client:
-            held.seat = seat
+    for page in pages.pages:
+        if page.client is client:
+            page.seat = seat
 
 
 async def _expire_unconnected(client: Client, grace: float | None = None) -> None:
@@ -144,18 +144,18 @@ def expire_unconnected(client: Client) -> None:
     background_tasks.create(_expire_unconnected(client), name="a page that never connects")
 
 
-def _close(pages: RoomPages, held: Held) -> None:
-    if held in pages.pages:
-        pages.pages.remove(held)
-    page_sockets.close_page(held.client, reconnect=False)  # its browser shows "Connection lost"
+def _close(pages: RoomPages, page: LivePage) -> None:
+    if page in pages.pages:
+        pages.pages.remove(page)
+    page_sockets.close_page(page.client, reconnect=False)  # its browser shows "Connection lost"
 
 
-def _forget(code: str, held: Held) -> None:
+def _forget(code: str, page: LivePage) -> None:
     pages = _ROOMS.get(code)
     if pages is None:
         return
-    if held in pages.pages:
-        pages.pages.remove(held)
+    if page in pages.pages:
+        pages.pages.remove(page)
     if not pages.pages:
         del _ROOMS[code]
 

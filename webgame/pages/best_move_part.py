@@ -71,7 +71,7 @@ def draw(view: GameView, d: Draft, buttons: list[Callable[[], None]]) -> None:
             choice.seats.remove(target)
         elif len(choice.seats) < most:
             choice.seats.append(target)
-        view.page.second.refresh()
+        view.page.seats_or_panel.refresh()
 
     full = len(choice.seats) >= most
     with d.div(view.grid_class()):

@@ -1,4 +1,4 @@
-"""The fourth part of a phone's game screen: the chat this viewer may read, and the box to write in.
+"""The ``start_or_chat`` part of a phone's game screen: the chat this viewer may read, and the box to write in.
 
 Covered, every living phone shows the room's chat alike; the mafia's channel (its lines, its box) is behind
 the reveal (``Draft.revealed``).
@@ -55,8 +55,8 @@ class ChatPart:
         self.carded = False  # the part draws the chat's card (and so the column, with or without lines)
 
     def draw(self, d: Draft) -> None:
-        """The fourth part: the chat this viewer may read (its lines: ``sync``), and the box where he writes to
-        the channels he may write to."""
+        """The ``start_or_chat`` part: the chat this viewer may read (its lines: ``sync``), and the box where he
+        writes to the channels he may write to."""
         _ = self.view.page.t
         chat = self.view.p.get("chat", {"read": [], "write": []})
         readable, writable = chat["read"], list(chat.get("write", []))
@@ -122,7 +122,7 @@ class ChatPart:
     def sync(self) -> None:
         """Make the page's line elements those of ``wanted``: a new line is one new element at the end, a line
         out of the window one element gone; any other change (a page of older lines) draws them all again."""
-        screen = getattr(self.view.page.fourth, "screen", None)
+        screen = getattr(self.view.page.start_or_chat, "screen", None)
         if screen is None or screen.is_deleted or (not self.carded and not self.shown):
             return
         if self.column is None or self.column.is_deleted:
@@ -143,8 +143,9 @@ class ChatPart:
                                                                                 hidden=hidden)))
 
     def drop(self) -> None:
-        """The page is back in the lobby: the last game's line elements and their column go (the lobby's fourth
-        part has no slot to show them in; kept, every phone would hold them, unseen, until the next game)."""
+        """The page is back in the lobby: the last game's line elements and their column go (the lobby's
+        ``start_or_chat`` part has no slot to show them in; kept, every phone would hold them, unseen, until the
+        next game)."""
         if self.column is not None and not self.column.is_deleted:
             self.column.delete()
         self.column, self.shown, self.wanted, self.carded, self.chat_last = None, {}, [], False, None
@@ -165,7 +166,7 @@ class ChatPart:
         most, so a new line costs every reader (and, padded, every phone) a few kilobytes, not the whole chat; the
         answer to this tap has a fixed size, whatever the chat holds (``evenness.pad_alone``)."""
         self.chat_last = last
-        self.view.page.fourth.refresh()
+        self.view.page.start_or_chat.refresh()
         evenness.pad_alone(self.view.page, CHAT_PAGE_BYTES)
 
     async def say(self, value: Any) -> None:
@@ -182,7 +183,7 @@ class ChatPart:
             channel = writable[0] if writable else "room"  # none writable: the room says why (a line sent late)
         if not await components.guarded(page.t, lambda: page.room.say(page.token_hash, channel, text)):
             self.refused += 1
-            self.view.page.fourth.refresh()
+            self.view.page.start_or_chat.refresh()
 
     def channel_names(self, channels: list[str]) -> dict[str, str]:
         _ = self.view.page.t
@@ -195,7 +196,7 @@ class ChatPart:
         if self.view.proj is not None and line.channel in self.view.p.get("chat", {"read": []})["read"]:
             page = self.view.page  # the projection again, with the new line
             self.view.proj = page.room.projection(page.token_hash) or self.view.proj
-            page.fourth.refresh()
+            page.start_or_chat.refresh()
 
 
 class LineElement(Screen):

@@ -89,7 +89,7 @@ LOADING = N_("Loading")
 def header(_: Translator, identity: BrowserIdentity, title: str | None = None,
            dark: Callable[[], bool] | None = None) -> Screen:
     """The top bar as a screen part of its own (pages other than a room's phone page, which draws it in its
-    first part: ``header_nodes``)."""
+    ``heading`` part: ``header_nodes``)."""
     return Screen(lambda d: header_nodes(d, _, identity, title, None if dark is None else dark()))
 
 

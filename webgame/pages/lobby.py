@@ -34,19 +34,19 @@ class LobbyView:
         """A lobby change: redraw only the parts it touches (never the host's own inputs)."""
         page = self.page
         if what in ("seats", "settings") and self.waits:
-            page.first.refresh()  # "waiting for the host" (or for more players), at the top of a player's lobby
+            page.heading.refresh()  # "waiting for the host" (or for more players), at the top of a player's lobby
         if what in ("seats", "presence"):
-            page.second.refresh()
+            page.seats_or_panel.refresh()
         if what == "settings" and not self.is_host:
-            page.third.refresh()
+            page.settings_or_record.refresh()
         if what in ("seats", "settings"):
-            page.fourth.refresh()
+            page.start_or_chat.refresh()
 
     # ------------------------------------------------------------ the parts
 
     def welcome(self, d: Draft) -> None:
-        """The first part: the join form for a phone without a seat (first, its step), then the room's code, its QR
-        code, link and share buttons."""
+        """The ``heading`` part: the join form for a phone without a seat (first, its step), then the room's code,
+        its QR code, link and share buttons."""
         _, room = self.page.t, self.page.room
         if room.seat_by_hash(self.page.token_hash) is None:  # first: a new phone's step is to join
             with d.card("mafia-card"):
@@ -89,18 +89,19 @@ class LobbyView:
                    icon="send")
 
     def settings(self, d: Draft) -> None:
-        """The third part: the host's inputs (NiceGUI elements in the part's slot: ``host_settings``), the
-        settings as text for everyone else."""
+        """The ``settings_or_record`` part: the host's inputs (NiceGUI elements in the part's slot:
+        ``host_settings``), the settings as text for everyone else."""
         if self.is_host:
             d.slot()
             return
         if self.waits:
             self.invite(d)  # after the seats: he used it already; it stays at hand for friends
-        lobby_summary.settings_summary(d, self.page.t, self.page.room, self.folds, self.page.third.refresh)
+        lobby_summary.settings_summary(d, self.page.t, self.page.room, self.folds, self.page.settings_or_record.refresh)
 
     def start(self, d: Draft) -> None:
-        """The fourth part: the roles that would be dealt, and the start (the host's button, a line for others)."""
-        lobby_summary.role_preview(d, self.page.t, self.page.room, self.folds, self.page.fourth.refresh)
+        """The ``start_or_chat`` part: the roles that would be dealt, and the start (the host's button, a line for
+        others)."""
+        lobby_summary.role_preview(d, self.page.t, self.page.room, self.folds, self.page.start_or_chat.refresh)
         self._start_bar(d)
 
     # ------------------------------------------------------------ joining
@@ -136,7 +137,7 @@ class LobbyView:
     # ------------------------------------------------------------ seats
 
     def seats(self, d: Draft) -> None:
-        """The second part: who has joined, with the host's controls."""
+        """The ``seats_or_panel`` part: who has joined, with the host's controls."""
         _, room = self.page.t, self.page.room
         players = room.players()
         with d.card("mafia-card"):
@@ -165,7 +166,7 @@ class LobbyView:
             if self.is_host:
                 bot_controls(self.page, d, any(seat.is_bot for seat in room.seats))
         if not self.is_host:
-            moving.owner_offer(d, self.page, self.page.second, behind_reveal=False)
+            moving.owner_offer(d, self.page, self.page.seats_or_panel, behind_reveal=False)
 
     def _seat_controls(self, d: Draft, seat_id: int, index: int, count: int, is_host_seat: bool,
                        is_bot: bool) -> None:
@@ -196,7 +197,7 @@ class LobbyView:
     # ------------------------------------------------------------ settings
 
     def host_settings(self) -> None:
-        """The host's inputs, in the third part's slot (``webgame.pages.lobby_settings``)."""
+        """The host's inputs, in the ``settings_or_record`` part's slot (``webgame.pages.lobby_settings``)."""
         lobby_settings.host_settings(self.page)
 
     def _start_bar(self, d: Draft) -> None:

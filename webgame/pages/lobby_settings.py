@@ -1,6 +1,6 @@
-"""The host's settings in the lobby (the third part of a room page, ``webgame.pages.lobby``): the rule set, uk's
-moderator switch, the allowed player counts, the host's hand-over, the TV narrator, the timers and the rules'
-options.
+"""The host's settings in the lobby (the ``settings_or_record`` part of a room page, ``webgame.pages.lobby``): the
+rule set, uk's moderator switch, the allowed player counts, the host's hand-over, the TV narrator, the timers and the
+rules' options.
 
 They are NiceGUI elements in the part's slot, built once for the host: a change he makes redraws everyone
 else's summary (``webgame.pages.lobby_summary``), never his own inputs, so typing is never interrupted. The

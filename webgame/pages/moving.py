@@ -151,7 +151,7 @@ def host_move_button(d: Draft, page: PhonePage, seat_id: int) -> None:
 
     async def offer() -> None:
         if await components.guarded(_, lambda: room.offer_move(page.token_hash, seat_id)):
-            page.second.refresh()
+            page.seats_or_panel.refresh()
 
     d.button("", offer, f"move-for-{seat_id}", icon="phonelink_setup", flat=True,
              tip=_("A code to move this seat to another phone"))

@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import re
 import weakref
-from dataclasses import dataclass
 
 from nicegui import Client, app, ui
 from starlette.requests import Request
@@ -25,6 +24,7 @@ from webgame.guard import ratelimit
 from webgame.pages import components, evenness, moving
 from webgame.pages.game_view import GameView
 from webgame.pages.lobby import LobbyView
+from webgame.pages.page_protocols import PendingChoice
 from webgame.pages.screen import Draft, ScreenSection
 from webgame.room.rooms import ChatLine, Room, Stage
 from webgame.store import leases
@@ -35,25 +35,15 @@ PAGE_TIMEOUT = 30.0
 ROOM_PATH = re.compile(r"^/r/([A-Z0-9]{1,12})$")  # a phone's page of a room, as its address bar shows it
 
 
-@dataclass(slots=True)
-class NightChoice:
-    """What this phone has picked but not yet confirmed (kept across re-renders of one step)."""
-
-    step: int = -1
-    act: str = ""
-    target: int | None = None
-    note: bool = False
-
-
 # Unconfirmed picks per room and seat: a reload (a phone that slept too long) or a second tab of the same
 # seat shows the pick it left. Only this seat's own pages read its entry.
-_PICKS: weakref.WeakKeyDictionary[Room, dict[str, NightChoice]] = weakref.WeakKeyDictionary()
+_PICKS: weakref.WeakKeyDictionary[Room, dict[str, PendingChoice]] = weakref.WeakKeyDictionary()
 
 
-def kept_choice(room: Room, token_hash: str | None) -> NightChoice:
+def kept_choice(room: Room, token_hash: str | None) -> PendingChoice:
     if token_hash is None:
-        return NightChoice()
-    return _PICKS.setdefault(room, {}).setdefault(token_hash, NightChoice())
+        return PendingChoice()
+    return _PICKS.setdefault(room, {}).setdefault(token_hash, PendingChoice())
 
 
 class RoomPage:
@@ -75,19 +65,20 @@ class RoomPage:
         self.wake_lock = False
         self.busy = False
         self.counted_hash: str | None = None
-        self.night = False  # the night's dark colours (drawn by the header, in the first part)
+        self.night = False  # the night's dark colours (drawn by the header, in the ``heading`` part)
         self.lobby = LobbyView(self)
         self.game = GameView(self)
         self.showing_game = False  # what the parts draw: the game (its projection is read) or the lobby
         # The page's parts, made once and redrawn in place from the lobby through every game: an element costs
         # memory on every phone, and elements made and dropped at every join and every game's start left most
         # of the process's memory behind them (docs/PERFORMANCE.md).
-        self.first = ScreenSection(self._first)  # the header; the room's code and join form / the heading
-        self.second = ScreenSection(self._second)  # the seats / the step's panel (``status`` in its slot)
+        # Each part is named for what it holds in the lobby / in a game:
+        self.heading = ScreenSection(self._heading)  # the header; the room's code and join form / the heading
+        self.seats_or_panel = ScreenSection(self._seats_or_panel)  # the seats / the step's panel (``status`` inside)
         self.status = ScreenSection(self._status)  # - / the step's counts
-        self.third = ScreenSection(self._third)  # the settings / the news and the players
-        self.fourth = ScreenSection(self._fourth)  # the roles and the start / the chat
-        self.host_inputs = False  # the host's settings inputs are in the third part's slot
+        self.settings_or_record = ScreenSection(self._settings_or_record)  # the settings / the news and the players
+        self.start_or_chat = ScreenSection(self._start_or_chat)  # the roles and the start / the chat
+        self.host_inputs = False  # the host's settings inputs are in the ``settings_or_record`` part's slot
         self.pad: ui.element | None = None  # the element that carries the padding (webgame.pages.evenness)
 
     # ------------------------------------------------------------ building
@@ -96,13 +87,13 @@ class RoomPage:
         self._prepare()
         # The page's column holds the parts and carries the padding (elements cost memory on every phone).
         with ui.column().classes("mafia-page") as frame:
-            self.first()
-            with self.second():
+            self.heading()
+            with self.seats_or_panel():
                 self.status()
-            self.third()
-            self.fourth()
+            self.settings_or_record()
+            self.start_or_chat()
         if self.showing_game:
-            self.game.chat_part.sync()  # the chat's lines, elements in the fourth part's slot (chat_part)
+            self.game.chat_part.sync()  # the chat's lines, elements in the ``start_or_chat`` part's slot (chat_part)
         self._host_inputs()
         if self.showing_game:
             self.game.buzz()
@@ -125,18 +116,18 @@ class RoomPage:
         """Everything again (a join, a game's start or end, a new host, another rule set): the same elements,
         each sent only if what it draws changed."""
         self._prepare()
-        for part in (self.first, self.second, self.status, self.third, self.fourth):
+        for part in (self.heading, self.seats_or_panel, self.status, self.settings_or_record, self.start_or_chat):
             part.refresh()
         self._host_inputs()
         if self.showing_game:
             self.game.buzz()
         else:
-            self.game.chat_part.drop()  # the last game's chat lines, elements in the fourth part's slot
+            self.game.chat_part.drop()  # the last game's chat lines, elements in the ``start_or_chat`` part's slot
 
     def _host_inputs(self) -> None:
         """The host's settings in the lobby: NiceGUI inputs (typing is never interrupted by a redraw of the
         part), made again at every full redraw (another rule set has other options), dropped in the game."""
-        screen = self.third.screen
+        screen = self.settings_or_record.screen
         if screen is None:
             return
         if self.host_inputs:
@@ -147,7 +138,7 @@ class RoomPage:
                 self.lobby.host_settings()
             self.host_inputs = True
 
-    def _first(self, d: Draft) -> None:
+    def _heading(self, d: Draft) -> None:
         _ = self.t
         components.header_nodes(d, _, self.identity, _("Mafia · room {code}").format(code=self.room.code),
                                 self.night)
@@ -156,17 +147,17 @@ class RoomPage:
         else:
             self.lobby.welcome(d)
 
-    def _second(self, d: Draft) -> None:
+    def _seats_or_panel(self, d: Draft) -> None:
         (self.game.panel if self.showing_game else self.lobby.seats)(d)
 
     def _status(self, d: Draft) -> None:
         if self.showing_game:
             self.game.status(d)
 
-    def _third(self, d: Draft) -> None:
+    def _settings_or_record(self, d: Draft) -> None:
         (self.game.record if self.showing_game else self.lobby.settings)(d)
 
-    def _fourth(self, d: Draft) -> None:
+    def _start_or_chat(self, d: Draft) -> None:
         (self.game.chat if self.showing_game else self.lobby.start)(d)
 
     # ------------------------------------------------------------ room events
@@ -246,7 +237,7 @@ class RoomPage:
             self.client.run_javascript(f"window.mafiaWakeLock && window.mafiaWakeLock({'true' if on else 'false'})")
 
     def in_game(self, phase: str) -> bool:
-        """The phone's colours and wake lock for this phase; True if the colours changed (the first part, which
+        """The phone's colours and wake lock for this phase; True if the colours changed (the ``heading`` part, which
         draws them, must be drawn again: the caller does)."""
         self._wake(phase != "ended")
         return self._darken(phase == "night")
