@@ -5,5 +5,6 @@ cookie (``language_cookie``), when a browser's storage expires (``storage_expiry
 (``heartbeat``), cookies and compression (``transport``), the address the table reaches (``public_address``) and
 the web manifest (``app_manifest``).
 
-May import: ``webgame.errors``, ``webgame.settings``, ``webgame.language``, ``webgame.store``, ``webgame.guard``, ``webgame.framework``.
+May import: ``webgame.errors``, ``webgame.settings``, ``webgame.language``, ``webgame.store``, ``webgame.guard``,
+``webgame.framework``.
 """
