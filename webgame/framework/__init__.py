@@ -29,6 +29,7 @@ the proposals for NiceGUI itself: docs/FRAMEWORK.md):
   tenth of the storm, and 5 % for the thread).
 - ``browser_storage``: a browser's storage in PostgreSQL for a cluster (a phone keeps its seat on another machine).
 - ``sqlite_thread``: the action log's write as one function on aiosqlite's thread (one trip instead of four).
+- ``engineio_client``: engine.io's websocket client imported without ``aiohttp`` (0.16-0.24 s of every start).
 
 May import: the libraries, ``webgame.settings``, ``webgame.language``. Nothing of the store, the rooms or the pages.
 """
