@@ -166,6 +166,7 @@ async def _worker(conn: Connection, kind: str, base: str, indexes: list[int], pl
     rooms = [room_class(base, index, players, think, seed=index, bots=bots) for index in indexes]
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
+    received_before: dict[str, tuple[int, int]] = {}
     playing: list[asyncio.Task[Any]] = []
     recovering: list[asyncio.Task[Any]] = []
 
@@ -193,6 +194,7 @@ async def _worker(conn: Connection, kind: str, base: str, indexes: list[int], pl
         elif command == "play":
             for room in rooms:
                 room.stats = Stats()
+            received_before = received(rooms)
             stop.clear()
             playing = [asyncio.create_task(guarded(room.play(stop))) for room in rooms]
             reply = {"ok": True}
@@ -203,6 +205,10 @@ async def _worker(conn: Connection, kind: str, base: str, indexes: list[int], pl
             for room in rooms:
                 total.merge(room.stats)
             reply = asdict(total)
+            now = received(rooms)
+            reply["received"] = {name: [count - received_before.get(name, (0, 0))[0],
+                                        size - received_before.get(name, (0, 0))[1]]
+                                 for name, (count, size) in now.items()}
         elif command == "arm":
             give_up = float(argument)
             recovering = [asyncio.create_task(guarded(room.recover_all(give_up))) for room in rooms]
@@ -240,6 +246,27 @@ async def _worker(conn: Connection, kind: str, base: str, indexes: list[int], pl
             conn.send({"ok": True})
             return
         conn.send(reply)
+
+
+def received(rooms: list[Any]) -> dict[str, tuple[int, int]]:
+    """Every phone's socket.io messages so far, by event name: (messages, bytes) (``bench.phone.Phone.count``)."""
+    totals: dict[str, tuple[int, int]] = {}
+    for room in rooms:
+        for phone in room.phones:
+            for name, count in phone.received.items():
+                messages, size = totals.get(name, (0, 0))
+                totals[name] = (messages + count, size + phone.received_bytes[name])
+    return totals
+
+
+def per_action(received: dict[str, list[int]], actions: int, players: int) -> dict[str, Any]:
+    """Messages and bytes a phone received per action of its room, in all and by event name (heartbeat and
+    countdown included: what the phone's socket carried while its room played)."""
+    divisor = max(1, actions) * players
+    total = [sum(v[0] for v in received.values()), sum(v[1] for v in received.values())]
+    return {"messages": round(total[0] / divisor, 2), "bytes": round(total[1] / divisor),
+            "by_event": {name: {"messages": round(count / divisor, 2), "bytes": round(size / divisor)}
+                         for name, (count, size) in sorted(received.items(), key=lambda kv: -kv[1][1])}}
 
 
 class Workers:
@@ -332,7 +359,10 @@ def run_one(kind: str, rooms: int, players: int, duration: float, think: float, 
         elapsed = time.time() - t0
         cpu1, gen1, (busy1, total1) = cpu_seconds(server.pid), pool.cpu(), machine_busy()
         merged: dict[str, Any] = {"all_ms": [], "each_ms": [], "own_ms": [], "error_text": [], "slow": []}
+        counted: dict[str, list[int]] = {}
         for stats in stats_list:
+            for name, (count, size) in stats.pop("received", {}).items():
+                counted[name] = [counted.get(name, [0, 0])[0] + count, counted.get(name, [0, 0])[1] + size]
             for key, value in stats.items():
                 if isinstance(value, list):
                     merged[key].extend(value)
@@ -352,10 +382,16 @@ def run_one(kind: str, rooms: int, players: int, duration: float, think: float, 
             rss_peak_mb=round(peak, 1),
         )
         result["server_cpu_ms_per_action"] = round(1000 * (cpu1 - cpu0) / max(1, merged["actions"]), 1)
+        result["received_per_action_per_phone"] = per_action(counted, merged["actions"], players)
+        result["messages_per_action_per_phone"] = result["received_per_action_per_phone"]["messages"]
+        result["bytes_per_action_per_phone"] = result["received_per_action_per_phone"]["bytes"]
         if bots:  # every action the server took, the bots' too: what an action costs, whoever made it
             result.update(bot_actions=merged["bot_actions"], bench_polls=merged["polls"], raced=merged["raced"],
                           server_cpu_ms_per_any_action=round(
                               1000 * (cpu1 - cpu0) / max(1, merged["actions"] + merged["bot_actions"]), 1))
+        received_now = result["received_per_action_per_phone"]
+        log(f"[{kind}] a phone received per action: {received_now['messages']} messages, "
+            f"{received_now['bytes']} bytes; by event: {received_now['by_event']}")
         log(f"[{kind}] p50 {result['p50_ms']} p95 {result['p95_ms']} p99 {result['p99_ms']} ms, "
             f"server CPU {result['server_cpu_pct']} %, RSS {result['rss_peak_mb']} MB, "
             f"{result['actions_per_s']} actions/s")
@@ -504,7 +540,9 @@ ROWS = [("phones", "phones"), ("bots per room", "bots"), ("bot actions (not meas
         ("server CPU per action, the bots' too (ms)", "server_cpu_ms_per_any_action"),
         ("actions/s", "actions_per_s"), ("tap to every screen p50 (ms)", "p50_ms"),
         ("p95 (ms)", "p95_ms"), ("p99 (ms)", "p99_ms"), ("server CPU (% of one core)", "server_cpu_pct"),
-        ("server CPU per action (ms)", "server_cpu_ms_per_action"), ("RSS, playing (MB)", "rss_peak_mb"),
+        ("server CPU per action (ms)", "server_cpu_ms_per_action"),
+        ("messages a phone received per action", "messages_per_action_per_phone"),
+        ("bytes a phone received per action", "bytes_per_action_per_phone"), ("RSS, playing (MB)", "rss_peak_mb"),
         ("RSS per connected phone (KB)", "kb_per_phone"), ("reconnect storm: all re-seated (s)", "storm_s"),
         ("missed updates", "missed"), ("load generator CPU (%)", "generator_cpu_pct"),
         ("machine CPU (% of 2 cores)", "machine_cpu_pct")]

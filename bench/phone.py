@@ -32,7 +32,7 @@ import random
 import re
 import time
 import uuid
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
@@ -146,6 +146,8 @@ class Phone:
         self.page_bytes = 0
         self.messages = 0
         self.message_bytes = 0
+        self.received: Counter[str] = Counter()  # socket.io event name -> messages received (the bench's counts)
+        self.received_bytes: Counter[str] = Counter()  # event name -> their bytes on the wire (UTF-8)
         self.drop_reason = ""
         self.reconnect = False  # after a drop: retry like socket.io, reload like nicegui.js
         self.reconnecting = False  # socket.io's reconnect, which names the page (``page_template.ADOPT_SCRIPT``)
@@ -250,8 +252,7 @@ class Phone:
                     if data == "2":
                         await ws.send_str("3")
                     elif data.startswith("42"):
-                        self.messages += 1
-                        self.message_bytes += len(data)
+                        self.count(data)
                         self._packet(data)
                     elif data.startswith("41"):  # socket.io's disconnect packet: a browser's socket.io never
                         self.server_disconnect = True  # reconnects after it (its page frozen on "Connection lost")
@@ -270,6 +271,17 @@ class Phone:
                 self.ws = None
             self.closed.set()
             self._wake()
+
+    def count(self, data: str) -> None:
+        """Count a socket.io event received (``42["name",...``): how many messages and bytes each kind of
+        message costs a phone per action (``bench.load``'s ``received``)."""
+        size = len(data) if data.isascii() else len(data.encode())
+        self.messages += 1
+        self.message_bytes += size
+        end = data.find('"', 4)
+        name = data[4:end] if data.startswith('42["') and end > 4 else "?"
+        self.received[name] += 1
+        self.received_bytes[name] += size
 
     def _packet(self, data: str) -> None:
         if not data.startswith("42"):
