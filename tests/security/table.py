@@ -22,7 +22,7 @@ from engine.errors import RuleError
 from engine.state import GameState, Phase
 from webgame.errors import Refusal
 from webgame.room import rooms
-from webgame.room.rooms import Room
+from webgame.room.rooms import Change, Room
 from webgame.store import queries as store
 
 from ..web.helpers import node, tap
@@ -199,14 +199,12 @@ class Table:
         return oracle
 
     async def _end_hold(self) -> None:
-        """The day's result's hold ends as the room's clock ends it when its seconds are up (``Clock.end_hold``),
+        """The day's result's hold ends as the room's clock ends it when its seconds are up (``Room.end_hold``),
         the table's clock standing still: the night then runs its full seconds and the seats act in it. (Expiring
         the step instead would end the whole night with nobody acting: the bots' night moves refused during the
         hold, every night after a day passed without a kill or a check.)"""
-        async with self.room.lock:
-            released = await self.room.game.release(early=True)
+        released = await self.room.change(Change.STATE, lambda: self.room.game.release(early=True))
         assert released, "the day's result's hold did not end"
-        self.room.notify("state")
         await drain()
 
     async def _apply(self, phone: Phone, action: Action) -> bool:

@@ -9,14 +9,14 @@ import pytest
 
 from webgame.room import subscribers
 from webgame.room.chat import ChatLine
-from webgame.room.subscribers import Audience
+from webgame.room.subscribers import Audience, Change
 
 
 class Page:
     def __init__(self) -> None:
-        self.told: list[str] = []
+        self.told: list[Change] = []
 
-    def room_changed(self, what: str) -> None:
+    def room_changed(self, what: Change) -> None:
         self.told.append(what)
 
     def chat_added(self, line: ChatLine) -> None: ...
@@ -32,13 +32,13 @@ async def test_a_burst_of_phones_redraws_the_dots_once_and_soon() -> None:
         assert audience.is_connected(f"seat-{seat}")
     assert all(page.told == [] for page in pages)
     await asyncio.sleep(subscribers.PRESENCE_DELAY + 0.2)
-    assert all(page.told == ["presence"] for page in pages)  # one redraw each instead of one per phone
+    assert all(page.told == [Change.PRESENCE] for page in pages)  # one redraw each instead of one per phone
     audience.client_disconnected("seat-3")
     assert not audience.is_connected("seat-3")  # known at once
     await asyncio.sleep(subscribers.PRESENCE_DELAY + 0.2)
-    assert all(page.told == ["presence"] for page in pages)  # phones still coming and going: gathered longer
+    assert all(page.told == [Change.PRESENCE] for page in pages)  # phones still coming and going: gathered longer
     await asyncio.sleep(subscribers.PRESENCE_BUSY_DELAY - subscribers.PRESENCE_DELAY)
-    assert all(page.told == ["presence", "presence"] for page in pages)  # a phone gone is shown too
+    assert all(page.told == [Change.PRESENCE, Change.PRESENCE] for page in pages)  # a phone gone is shown too
 
 
 async def test_a_phone_coming_back_to_a_quiet_room_is_shown_soon(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -48,8 +48,8 @@ async def test_a_phone_coming_back_to_a_quiet_room_is_shown_soon(monkeypatch: py
     audience.subscribe(page)
     audience.client_connected("seat-1")
     await asyncio.sleep(subscribers.PRESENCE_DELAY + 0.2)
-    assert page.told == ["presence"]
+    assert page.told == [Change.PRESENCE]
     await asyncio.sleep(subscribers.PRESENCE_BUSY)  # the room quiet again
     audience.client_connected("seat-2")
     await asyncio.sleep(subscribers.PRESENCE_DELAY + 0.2)
-    assert page.told == ["presence", "presence"]
+    assert page.told == [Change.PRESENCE, Change.PRESENCE]

@@ -118,7 +118,7 @@ async def test_pause_extend_and_skip(db: Path, fake_time: FakeTime) -> None:
 async def test_an_unsaved_action_changes_nothing(
     db: Path, fake_time: FakeTime, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The state is changed in place; a failed log write puts it back (replayed from the log without it)."""
+    """An action is written before it is applied: a failed log write leaves the state as it was."""
     room, hashes = await make_room(4)
     await room.start(hashes[0])
     await room.act(hashes[0], NightAct(1, "pass"))

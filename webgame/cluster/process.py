@@ -137,9 +137,11 @@ class Cluster:
         leases.DROPPED.add(room_id)  # its other writes are refused from now on (leases.room_fence)
         room = self.registry.rooms.get(code) if code is not None else None
         if room is not None:
-            async with room.lock:
+            async def forget() -> None:  # under the room's lock: after the action in flight, before any other
                 self.registry.rooms.pop(room.code, None)
                 leases.HELD.pop(room_id, None)
+
+            await room.change(None, forget)
         leases.HELD.pop(room_id, None)
         if release is not None:
             await leases.release(room_id, release)

@@ -4,7 +4,7 @@ to, per player by name (whatever seat he took): games, wins, wins by team, point
 A room's ``RoomEvening`` is made the first time a page asks for it; it follows the room through the room's
 after-notify hooks: when a game ends, or the moderator gives extra points after it, the evening reads the room's
 finished games again (``webgame.store.evening``; each game's replay is cached by its log's length) and tells the
-pages (``"standings"``). Nothing is kept that the database does not hold: a restart or a failover rebuilds it.
+pages (``Change.STANDINGS``). Nothing is kept that the database does not hold: a restart or a failover rebuilds it.
 
 The host's new evening and the moderator's extra points are requests to the room: checked (host, moderator, stage)
 under the room's lock, written in its fence, like every other change of a room.
@@ -27,6 +27,7 @@ from engine.points import SeatPoints, score
 from engine.state import GameState
 from webgame.errors import Refusal
 from webgame.language.i18n import N_
+from webgame.room.subscribers import Change
 from webgame.room.table_game import Stage
 from webgame.store import evening as evening_store, queries as store
 from webgame.store.records import GameRecord
@@ -133,7 +134,7 @@ class RoomEvening:
     def standings(self) -> list[Standing]:
         return standings(self.games)
 
-    def _changed(self, room: Room, what: str) -> None:
+    def _changed(self, room: Room, what: Change) -> None:
         state = room.state
         seen = (room.game_id, room.stage, len(state.log) if state is not None else 0)
         if seen != self._seen:
@@ -167,7 +168,7 @@ class RoomEvening:
             self._loading = False
         room = self.room()
         if room is not None:
-            room.notify("standings")
+            room.notify(Change.STANDINGS)  # read in the background: nothing of the room itself changed
 
     async def load(self, room: Room) -> None:
         self.first_game, self.games = await evening_games(room.id)
@@ -201,22 +202,23 @@ def evening_of(room: Room) -> RoomEvening:
 
 async def new_evening(room: Room, token_hash: str | None) -> None:
     """The host starts a new evening: the standings count the games played from now on (between games only)."""
-    async with room.lock:
+    async def start() -> None:
         room.lobby.require_host(token_hash)
         if room.stage is Stage.PLAYING:
             raise Refusal(N_("A new evening starts between games."))
         await evening_store.start_evening(room.id)
-    evening = evening_of(room)
-    await evening.load(room)
-    room.notify("standings")
+        await evening_of(room).load(room)
+
+    await room.change(Change.STANDINGS, start)
 
 
 async def give_extra_points(room: Room, token_hash: str | None, seat: int, amount: float) -> None:
     """The moderator's extra points for a player of the finished game (engine.points checks the limit)."""
-    async with room.lock:
+    async def give() -> None:
         if not room.is_moderator(token_hash):
             raise Refusal(N_("Only the moderator gives extra points."))
         if room.stage is not Stage.FINISHED or room.state is None:
             raise Refusal(N_("Extra points are given when the game is over."))
         await room.game.apply(ExtraPoints(seat, amount))
-    room.notify("state")
+
+    await room.change(Change.STATE, give)

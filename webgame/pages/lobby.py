@@ -13,6 +13,7 @@ from nicegui import ui
 from webgame.guard import page_limits, ratelimit
 from webgame.pages import components, lobby_settings, lobby_summary, moving, reach_note, wording
 from webgame.pages.screen import Draft
+from webgame.room.subscribers import Change
 from webgame.store import queries as store
 
 if TYPE_CHECKING:
@@ -30,16 +31,16 @@ class LobbyView:
     def is_host(self) -> bool:
         return self.page.room.is_host(self.page.token_hash)
 
-    def changed(self, what: str) -> None:
+    def changed(self, what: Change) -> None:
         """A lobby change: redraw only the parts it touches (never the host's own inputs)."""
         page = self.page
-        if what in ("seats", "settings") and self.waits:
+        if what in (Change.SEATS, Change.SETTINGS) and self.waits:
             page.heading.refresh()  # "waiting for the host" (or for more players), at the top of a player's lobby
-        if what in ("seats", "presence"):
+        if what in (Change.SEATS, Change.PRESENCE):
             page.seats_or_panel.refresh()
-        if what == "settings" and not self.is_host:
+        if what is Change.SETTINGS and not self.is_host:
             page.settings_or_record.refresh()
-        if what in ("seats", "settings"):
+        if what in (Change.SEATS, Change.SETTINGS):
             page.start_or_chat.refresh()
 
     # ------------------------------------------------------------ the parts

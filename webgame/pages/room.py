@@ -26,7 +26,7 @@ from webgame.pages.game_view import GameView
 from webgame.pages.lobby import LobbyView
 from webgame.pages.page_protocols import PendingChoice
 from webgame.pages.screen import Draft, ScreenSection
-from webgame.room.rooms import ChatLine, Room, Stage
+from webgame.room.rooms import Change, ChatLine, Room, Stage
 from webgame.store import leases
 
 log = logging.getLogger(__name__)
@@ -162,13 +162,14 @@ class RoomPage:
 
     # ------------------------------------------------------------ room events
 
-    def room_changed(self, what: str) -> None:
-        if what == "tick":
+    def room_changed(self, what: Change) -> None:
+        if what is Change.TICK:
             return  # the phone runs its countdown itself (webgame/pages/screen.js)
         in_lobby = self.room.stage is Stage.LOBBY
-        if what in ("clock", "state", "presence") and self.showing_game and not in_lobby and self.game.update():
+        game_change = what in (Change.CLOCK, Change.STATE, Change.PRESENCE)
+        if game_change and self.showing_game and not in_lobby and self.game.update():
             return  # only the parts of this viewer's screen that changed were redrawn (none, often)
-        if in_lobby and not self.showing_game and what in ("seats", "presence", "settings"):
+        if in_lobby and not self.showing_game and what in (Change.SEATS, Change.PRESENCE, Change.SETTINGS):
             self.lobby.changed(what)
             return
         self.redraw()

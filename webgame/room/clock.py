@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from webgame.room.rooms import Registry, Room, Stage
+from webgame.room.rooms import Registry, Stage
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ class Clock:
                 log.exception("clock: the host watch of room %s failed", room.code)
             try:
                 if room.game.hold.night_left is not None and not room.holding():
-                    await self.end_hold(room)  # the day's result was on the screens long enough: the night
+                    await room.end_hold()  # the day's result was on the screens long enough: the night
             except Exception:
                 log.exception("clock: room %s could not end the day's result's hold", room.code)
             state = room.state
@@ -58,13 +58,6 @@ class Clock:
             except Exception:  # one room's trouble must not stop the others' clocks
                 log.exception("clock: room %s could not end step %s", room.code, state.step)
         return ended
-
-    async def end_hold(self, room: Room) -> None:
-        """The night begins on every screen once the day's result's hold is over (``webgame.room.result_hold``)."""
-        async with room.lock:
-            released = await room.game.release()
-        if released:
-            room.notify("state")
 
     async def run(self) -> None:
         """Tick forever; an exception is logged and the loop goes on."""

@@ -19,24 +19,25 @@ the host has been gone is not (after a restart everyone's phone comes back first
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from webgame.errors import Refusal
 from webgame.language.i18n import N_
 from webgame.room import moderator_presence
 from webgame.room.notices import NEW_HOST, NEW_MODERATOR, Notices
 from webgame.room.seating import Lobby, SeatInfo
-from webgame.room.subscribers import Audience
+from webgame.room.subscribers import Audience, Change
 from webgame.room.table_game import Stage, TableGame
+
+T = TypeVar("T")
 
 
 class Table(Protocol):
-    """What the host watch and the seat moves use of a room (``webgame.room.rooms.Room``)."""
+    """What the host watch and the seat moves use of a room (``webgame.room.rooms.Room``). They change the room
+    only through its ``change`` (its lock, then the pages told), never by themselves."""
 
     id: int
-    lock: asyncio.Lock
     lobby: Lobby
     game: TableGame
     notices: Notices
@@ -48,7 +49,7 @@ class Table(Protocol):
 
     def is_connected(self, token_hash: str) -> bool: ...
 
-    def notify(self, what: str) -> None: ...
+    async def change(self, what: Change | None, change: Callable[[], Awaitable[T]]) -> T: ...
 
 
 HostCall = Callable[..., Awaitable[None]]  # a request of the host's: (his token hash, ...)
@@ -64,22 +65,24 @@ class HostWatch:
 
     async def make_host(self, token_hash: str | None, seat_id: int) -> None:
         """The host hands his role to seat ``seat_id`` himself (outside a game)."""
-        async with self.room.lock:
+        async def hand_over() -> None:
             self.room.lobby.require_host(token_hash)
             if self.room.stage is Stage.PLAYING:
                 raise Refusal(N_("The host role can only be handed over outside a game."))
             await self.room.lobby.make_host(seat_id)
-        self.room.notify("structure")
+
+        await self.room.change(Change.STRUCTURE, hand_over)
 
     async def set_handover(self, token_hash: str | None, seconds: int | None = None,
                            takeover: bool | None = None) -> None:
         """The host's lobby options of the hand-over: its delay, and whether a gone moderator's controls may pass."""
-        async with self.room.lock:
+        async def set_options() -> None:
             self.room.lobby.require_host(token_hash)
             if self.room.stage is not Stage.LOBBY:
                 raise Refusal(N_("The game has already started."))
             await self.room.lobby.set_handover(seconds, takeover)
-        self.room.notify("settings")
+
+        await self.room.change(Change.SETTINGS, set_options)
 
     def may_pass(self) -> bool:
         """Whether the host role may pass on now: always, but a moderator's mid-game only if the room allows it."""
@@ -107,8 +110,7 @@ class HostWatch:
         """Note the host's absence, or pass his role on when it has lasted long enough; True if it passed."""
         room, lobby = self.room, self.room.lobby
         if moderator_presence.moderator_gone(room) != self.moderator_gone:  # every phone and the TV say it, or stop
-            self.moderator_gone = not self.moderator_gone
-            room.notify("presence")
+            await room.change(Change.PRESENCE, self._moderator_presence)
         host = lobby.host_hash
         if host is None or room.is_connected(host) or not self.may_pass():
             self.gone_since = None
@@ -118,21 +120,33 @@ class HostWatch:
             return False
         if now - self.gone_since < lobby.handover_seconds:
             return False
-        async with room.lock:
-            if lobby.host_hash != host or room.is_connected(host) or not self.may_pass():
-                return False
-            candidates = self.candidates()
-            if not candidates:
-                return False  # nobody else is there: the count goes on until someone comes
-            old, new = lobby.host_seat, candidates[0]
-            moderator = lobby.moderated and room.stage is Stage.PLAYING
-            await lobby.make_host(new.id)
-            if lobby.moderated and room.stage is not Stage.PLAYING:
-                await lobby.set_moderated(False)  # the new host plays until he chooses to moderate
-            self.gone_since = None
-            if moderator:
-                room.notices.add(NEW_MODERATOR, new=new.name)
-            else:
-                room.notices.add(NEW_HOST, name=old.name if old else "?", new=new.name)
-        room.notify("structure")
+        return await room.change(Change.STRUCTURE, lambda: self._pass_on(host))
+
+    async def _moderator_presence(self) -> bool:
+        """Whether the moderator's phone is gone for the delay, as the pages are to say it; False if unchanged."""
+        gone = moderator_presence.moderator_gone(self.room)
+        if gone == self.moderator_gone:
+            return False
+        self.moderator_gone = gone
+        return True
+
+    async def _pass_on(self, host: str) -> bool:
+        """Under the room's lock: the host role to the first candidate (``candidates``), if the host ``host`` is
+        still gone and someone is there to take it; False if it did not pass."""
+        room, lobby = self.room, self.room.lobby
+        if lobby.host_hash != host or room.is_connected(host) or not self.may_pass():
+            return False
+        candidates = self.candidates()
+        if not candidates:
+            return False  # nobody else is there: the count goes on until someone comes
+        old, new = lobby.host_seat, candidates[0]
+        moderator = lobby.moderated and room.stage is Stage.PLAYING
+        await lobby.make_host(new.id)
+        if lobby.moderated and room.stage is not Stage.PLAYING:
+            await lobby.set_moderated(False)  # the new host plays until he chooses to moderate
+        self.gone_since = None
+        if moderator:
+            room.notices.add(NEW_MODERATOR, new=new.name)
+        else:
+            room.notices.add(NEW_HOST, name=old.name if old else "?", new=new.name)
         return True

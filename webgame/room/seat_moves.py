@@ -44,6 +44,7 @@ from webgame.room import notices as room_notices
 from webgame.room.host_watch import Table
 from webgame.room.notices import Notice
 from webgame.room.seating import SeatInfo
+from webgame.room.subscribers import Change
 from webgame.room.table_game import Stage
 from webgame.store import leases, queries as store, tokens
 from webgame.store.models import Room as RoomModel, Seat
@@ -151,63 +152,65 @@ class SeatMoves:
 
     async def offer_move(self, token_hash: str | None, seat_id: int | None = None) -> str:
         """A new code for this token's own seat (``seat_id`` None or his own), or, for the host, for seat ``seat_id``
-        (``_host_may_offer``)."""
+        (``_host_may_offer``). Nothing a page shows changes: the code is shown only to whoever asked for it."""
+        return await self.room.change(None, lambda: self._offer(token_hash, seat_id))
+
+    async def _offer(self, token_hash: str | None, seat_id: int | None) -> str:
         room = self.room
-        async with room.lock:
-            own = room.lobby.seat_by_hash(token_hash)
-            by_host: int | None = None
-            if seat_id is None or (own is not None and own.id == seat_id):
-                seat = own
-                if seat is None:
-                    raise Refusal(N_("You have no seat in this room."))
-            else:
-                room.lobby.require_host(token_hash)
-                if own is None:  # (the host role is a seat's: never so)
-                    raise Refusal(N_("You have no seat in this room."))
-                seat = self._seat(seat_id)
-                if seat is None:
-                    raise Refusal(N_("That seat is no longer at the table."))
-                if not seat.is_bot:
-                    self._host_may_offer(seat)
-                by_host = own.id
-            if seat.is_bot:
-                raise Refusal(N_("A bot has no phone to move."))
-            await leases.confirm(room.id)  # a cluster: no code from a process that lost the room (webgame.store.leases)
-            self._prune()
-            self.codes = {code: move for code, move in self.codes.items() if move.seat_id != seat.id}
-            code, now = new_move_code(), room.now()
-            self.codes[code] = PendingMove(seat.id, now + MOVE_CODE_SECONDS, by_host, now)
+        own = room.lobby.seat_by_hash(token_hash)
+        by_host: int | None = None
+        if seat_id is None or (own is not None and own.id == seat_id):
+            seat = own
+            if seat is None:
+                raise Refusal(N_("You have no seat in this room."))
+        else:
+            room.lobby.require_host(token_hash)
+            if own is None:  # (the host role is a seat's: never so)
+                raise Refusal(N_("You have no seat in this room."))
+            seat = self._seat(seat_id)
+            if seat is None:
+                raise Refusal(N_("That seat is no longer at the table."))
+            if not seat.is_bot:
+                self._host_may_offer(seat)
+            by_host = own.id
+        if seat.is_bot:
+            raise Refusal(N_("A bot has no phone to move."))
+        await leases.confirm(room.id)  # a cluster: no code from a process that lost the room (webgame.store.leases)
+        self._prune()
+        self.codes = {code: move for code, move in self.codes.items() if move.seat_id != seat.id}
+        code, now = new_move_code(), room.now()
+        self.codes[code] = PendingMove(seat.id, now + MOVE_CODE_SECONDS, by_host, now)
         return code
 
     async def take_seat(self, code: str, token: str) -> tuple[SeatInfo, str]:
         """The browser holding ``token`` (a new one) takes the seat ``code`` moves; the seat and its old token's
         hash. A wrong, used or expired code is refused (``WRONG_CODE``) and changes nothing; a host's code whose
         seat's phone came back (or whose host is no longer the host) is refused with why, and voided."""
+        return await self.room.change(Change.STRUCTURE, lambda: self._take(normalize(code), store.hash_token(token)))
+
+    async def _take(self, key: str, new_hash: str) -> tuple[SeatInfo, str]:
         room, lobby = self.room, self.room.lobby
-        key, new_hash = normalize(code), store.hash_token(token)
-        async with room.lock:
-            self._prune()
-            move = self.codes.get(key) if len(key) == MOVE_CODE_LENGTH else None
-            if move is None:
-                raise Refusal(WRONG_CODE)
-            if lobby.seat_by_hash(new_hash) is not None or room.game.game_seat(new_hash):
-                raise Refusal(N_("This phone already has a seat in this room."))
-            del self.codes[key]  # once, whatever happens next
-            seat = self._seat(move.seat_id)
-            if seat is None:
-                raise Refusal(N_("That seat is no longer at the table."))
-            host_name = lobby.host_seat.name if lobby.host_seat is not None else "?"
-            if move.host_seat_id is not None:
-                self._host_code_holds(seat, move)
-            old_hash, host = seat.token_hash, lobby.host_hash == seat.token_hash
-            await save_move(room.id, seat.id, new_hash, host=host)
-            for held in (*lobby.seats, *room.game.seating):  # after a restart the game's seating has its own copies
-                if held.id == seat.id:
-                    held.token_hash = new_hash
-            if host:
-                lobby.host_hash = new_hash
-            self._tell(seat, new_hash, old_hash, host_name if move.host_seat_id is not None else None)
-        room.notify("structure")
+        self._prune()
+        move = self.codes.get(key) if len(key) == MOVE_CODE_LENGTH else None
+        if move is None:
+            raise Refusal(WRONG_CODE)
+        if lobby.seat_by_hash(new_hash) is not None or room.game.game_seat(new_hash):
+            raise Refusal(N_("This phone already has a seat in this room."))
+        del self.codes[key]  # once, whatever happens next
+        seat = self._seat(move.seat_id)
+        if seat is None:
+            raise Refusal(N_("That seat is no longer at the table."))
+        host_name = lobby.host_seat.name if lobby.host_seat is not None else "?"
+        if move.host_seat_id is not None:
+            self._host_code_holds(seat, move)
+        old_hash, host = seat.token_hash, lobby.host_hash == seat.token_hash
+        await save_move(room.id, seat.id, new_hash, host=host)
+        for held in (*lobby.seats, *room.game.seating):  # after a restart the game's seating has its own copies
+            if held.id == seat.id:
+                held.token_hash = new_hash
+        if host:
+            lobby.host_hash = new_hash
+        self._tell(seat, new_hash, old_hash, host_name if move.host_seat_id is not None else None)
         return seat, old_hash
 
     def _tell(self, seat: SeatInfo, new_hash: str, old_hash: str, host: str | None) -> None:

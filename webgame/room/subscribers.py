@@ -1,8 +1,9 @@
 """The pages showing a room: told of every change, the hooks that look at all of them after one, and who is online.
 
-A page subscribes when it is built and unsubscribes when its tab closes. The room calls ``notify`` after
-every change (outside its lock); a page recomputes its own projection and redraws what changed. One broken
-page must not stop the others, so every call is guarded and logged.
+A page subscribes when it is built and unsubscribes when its tab closes. The room (``Room.change``) calls
+``notify`` after every change, outside its lock, with what changed (a ``Change``); a page recomputes its own
+projection and redraws what changed. One broken page must not stop the others, so every call is guarded and
+logged.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
+from enum import StrEnum
 from typing import Generic, Protocol, TypeVar
 
 from webgame.room.chat import ChatLine
@@ -24,10 +26,26 @@ PRESENCE_BUSY = 3.0  # seconds: a room whose phones come and go this often (a re
 OwnerT = TypeVar("OwnerT")
 
 
+class Change(StrEnum):
+    """What changed in a room: each page redraws only the parts that show it. The values are the words the
+    pages, the hooks and the logs always saw."""
+
+    SEATS = "seats"  # who sits where in the lobby (names, order, bots, the moderator's badge)
+    SETTINGS = "settings"  # the lobby's options and timers (the host's inputs are kept)
+    STRUCTURE = "structure"  # what the lobby's page is made of (the rule set, the host) or who is the host
+    STAGE = "stage"  # the lobby, a game, or its results
+    STATE = "state"  # the game itself: an action, a step ended, the day's result's hold over
+    CLOCK = "clock"  # the host's clock buttons: paused, resumed, more time
+    PRESENCE = "presence"  # who has a page open; the moderator's phone gone or back
+    TICK = "tick"  # the countdown's whole second
+    CHAT = "chat"  # a chat line (the pages got it through ``chat_added``; the hooks are told this)
+    STANDINGS = "standings"  # the evening's standings, read again from the database
+
+
 class Subscriber(Protocol):
     """A page showing a room. Called synchronously after every change; must not raise."""
 
-    def room_changed(self, what: str) -> None: ...
+    def room_changed(self, what: Change) -> None: ...
 
     def chat_added(self, line: ChatLine) -> None: ...
 
@@ -42,7 +60,7 @@ class Audience(Generic[OwnerT]):
         self.since = now()  # a seat never connected since the room was loaded counts as gone since then
         self.left_at: dict[str, float] = {}  # token hash -> when its last page closed (webgame.room.seat_moves)
         self.pages: list[Subscriber] = []
-        self.hooks: list[Callable[[OwnerT, str], None]] = []  # e.g. webgame.pages.evenness.even_out
+        self.hooks: list[Callable[[OwnerT, Change], None]] = []  # e.g. webgame.pages.evenness.even_out
         self.connections: dict[str, int] = {}  # token hash -> pages of his connected now
         self.shown_second: int | None = None  # the countdown's whole second the pages were last told of
         self.presence_due: asyncio.Task[None] | None = None  # telling the pages who is online, shortly
@@ -55,7 +73,7 @@ class Audience(Generic[OwnerT]):
         if page in self.pages:
             self.pages.remove(page)
 
-    def notify(self, what: str) -> None:
+    def notify(self, what: Change) -> None:
         for page in list(self.pages):
             try:
                 page.room_changed(what)
@@ -69,9 +87,9 @@ class Audience(Generic[OwnerT]):
                 page.chat_added(line)
             except Exception:
                 log.exception("room %s: a page failed to show a chat line", self.code)
-        self.after_notify("chat")
+        self.after_notify(Change.CHAT)
 
-    def after_notify(self, what: str) -> None:
+    def after_notify(self, what: Change) -> None:
         """Hooks that look at every page's pending update together (the pages' padding), before it is sent."""
         for hook in list(self.hooks):
             try:
@@ -85,7 +103,7 @@ class Audience(Generic[OwnerT]):
         shown = None if remaining is None else int(remaining + 0.999)
         if shown != self.shown_second:
             self.shown_second = shown
-            self.notify("tick")
+            self.notify(Change.TICK)
 
     # ------------------------------------------------------------ presence
 
@@ -125,7 +143,7 @@ class Audience(Generic[OwnerT]):
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # no loop (a test's plain call): at once
-            self.notify("presence")
+            self.notify(Change.PRESENCE)
             return
         busy = time.monotonic() - self.presence_told < PRESENCE_BUSY
         delay = PRESENCE_BUSY_DELAY if busy else PRESENCE_DELAY
@@ -137,4 +155,4 @@ class Audience(Generic[OwnerT]):
         finally:
             self.presence_due = None
         self.presence_told = time.monotonic()
-        self.notify("presence")
+        self.notify(Change.PRESENCE)
