@@ -162,3 +162,16 @@ def test_only_the_room_takes_its_lock_and_tells_its_pages() -> None:
     assert lock_users == set(), lock_users
     assert notifiers <= {"room/rooms.py", "room/subscribers.py"}, notifiers
     assert "changed" not in table_game.TableGame.__init__.__code__.co_varnames  # no way to the pages of its own
+
+
+async def test_the_registry_keeps_nothing_for_a_code_once_loaded(db: Path, fake_time: FakeTime) -> None:
+    """A code's loading lock lives while a load of it runs or waits: a wrong code typed leaves nothing behind,
+    nor do side-by-side loads of one room (which find the same room)."""
+    from webgame.room import rooms
+
+    room, _hashes = await make_room(2)
+    assert await rooms.registry.load("ZZZZZ") is None
+    rooms.registry.rooms.clear()  # as after a restart: the room comes back from the database
+    first, second = await asyncio.gather(rooms.registry.load(room.code), rooms.registry.load(room.code))
+    assert first is second and first is not None and first.code == room.code
+    assert rooms.registry._loading == {}  # noqa: SLF001
