@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -152,3 +153,63 @@ async def test_chat_lines_reach_only_the_readers_of_their_channel(db: Path, fake
         assert texts(seat_hash(room, seat)) == [("room", "good morning")]
     assert texts(None) == [("room", "good morning")]
     assert [line.text for line in room.chat] == ["the doctor first", "good morning"]  # the room keeps both
+
+
+async def test_a_projection_is_made_once_per_state_and_viewer_and_never_outlives_a_change(
+        db: Path, fake_time: FakeTime) -> None:
+    """The pages of one viewer, every spectator and the TV get the very same projection while the room does not
+    change; an action, a chat line or the moderator's controls changing hands give a new one."""
+    room, _hashes = await seated_room(6)
+    state = room.state
+    assert state is not None
+    first = projected(room, seat_hash(room, 1))
+    assert projected(room, seat_hash(room, 1)) is first  # the same state: not made again
+    assert projected(room, None) is projected(room, "a token with no seat")  # every spectator shares one
+    assert projected(room, seat_hash(room, 2)) is not first  # another viewer: his own
+    await room.act(seat_hash(room, 1), NightAct(1, "pass"))
+    after = projected(room, seat_hash(room, 1))
+    assert after is not first and after.view["me"] is not None and after.view["me"]["done"]
+    assert not first.view["me"] or not first.view["me"]["done"]  # what was made before is left as it was
+
+
+async def test_a_chat_line_beyond_the_kept_ones_still_reaches_the_projection(
+        db: Path, fake_time: FakeTime, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the room keeps only its last lines, a new line still changes the room's version, so no page is left
+    with a projection made before it."""
+    from webgame.room import chat
+
+    monkeypatch.setattr(chat, "CHAT_KEPT", 3)
+    room, _hashes = await seated_room(6)
+    for seat in range(1, 7):
+        await room.act(seat_hash(room, seat), NightAct(seat, "pass"))
+    speaker = seat_hash(room, 1)
+    for number in range(1, 6):
+        version = room.version()
+        await room.say(speaker, "room", f"line {number}")
+        assert room.version() != version
+        assert [line.text for line in projected(room, None).chat][-1] == f"line {number}"
+        fake_time.advance(5)  # under the flood control
+    assert [line.text for line in projected(room, speaker).chat] == ["line 3", "line 4", "line 5"]
+
+
+async def test_a_public_value_that_did_not_change_is_the_same_object_in_the_next_state(
+        db: Path, fake_time: FakeTime) -> None:
+    """What the pages compare (``GameView.section_keys``) is found unchanged by identity; what changed is new,
+    and every value is the engine's own (``engine.view.public_view`` of the state)."""
+    from engine.view import public_view
+    from engine.view_types import PublicView
+    from webgame.room.table_game import kept_alike
+
+    room, _hashes = await seated_room(6)
+    before = projected(room, None).view
+    await room.act(seat_hash(room, 1), NightAct(1, "pass"))
+    after = projected(room, None).view
+    assert after["alive"] is before["alive"] and after["rules"] is before["rules"]
+    assert after["waiting"] == before["waiting"] - 1
+    assert room.state is not None
+    engine_public = public_view(room.state)
+    assert {key: after[key] for key in engine_public} == engine_public  # type: ignore[literal-required]
+    made = kept_alike(cast(PublicView, {**engine_public, "day": 1, "alive": [1, 2]}),
+                      cast(PublicView, {**engine_public, "day": True}))
+    assert made["day"] == 1 and type(made["day"]) is int  # equal but of another type: not kept
+    assert made["alive"] == [1, 2] and made["rules"] is engine_public["rules"]

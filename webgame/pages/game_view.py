@@ -257,15 +257,12 @@ class GameView:
     def status(self, d: Draft) -> None:
         """The counts of the current step (who is still choosing, ready, the tally): their own part. They are
         public, so the part is built once for every page of the room, from the spectator's projection
-        (``shared_parts``); the key names what it reads beyond it: the language and the names."""
+        (``shared_parts``); the key names what it reads beyond it: the language. (It reads the names and the bot
+        marks too, the same on every page of the room and fixed for a game: a ``SeatInfo``'s name never changes,
+        and ``shared_parts`` forgets its builds at every new state of the room, a new game included.)"""
         room = self.page.room
-        names = tuple((room.name_of(seat), room.seat_is_bot(seat)) for seat in range(1, self.viewer_seats + 1))
-        key = ("status", self.page.identity.language, self.p.get("phase"), self.p.get("result_hold"), names)
+        key = ("status", self.page.identity.language, self.p.get("phase"), self.p.get("result_hold"))
         shared_parts.draw(d, room, key, self._public_status)
-
-    @property
-    def viewer_seats(self) -> int:
-        return self.proj.seats if self.proj is not None else 0
 
     def _public_status(self, d: Draft) -> None:
         public = GameView(self.page)  # this page's language and names, the spectator's projection

@@ -40,6 +40,7 @@ class Chat:
     code: str  # the room's, for the log
     lines: list[ChatLine] = field(default_factory=list)
     times: dict[str, list[float]] = field(default_factory=dict)  # writer's token hash -> his last messages
+    said: int = 0  # every line ever kept: it grows at each line even once the oldest go (``Room.version``)
 
     def admit(self, writer: str, text: str, now: float) -> str:
         """The message as it will be kept, if this writer may send one now (else ``Refusal``); every attempt
@@ -56,6 +57,7 @@ class Chat:
             log.exception("room %s: a chat message could not be saved", self.code)
             raise Refusal(N_("The message could not be saved. Please try again.")) from None
         self.lines.append(line)
+        self.said += 1
         del self.lines[:-CHAT_KEPT]
 
     def readable(self, channels: Collection[str]) -> list[ChatLine]:

@@ -110,6 +110,8 @@ class Room:
         self.lobby = Lobby.from_record(record, seats)
         self.game = TableGame(record.id, record.code, now)
         self.chat_log = Chat(record.code)
+        # the projections made in the room's present state, by way of seeing it (``projection``)
+        self._projections: tuple[object, dict[tuple[Viewer, bool], Projection | None]] = (None, {})
         self.bots = Bots(self)  # the bot seats' player, driven by the clock (webgame.room.bots)
         self.notices = room_notices.Notices()  # what the room told everyone (a seat moved, a new host)
         self.host_watch, self.moves = host_watch.HostWatch(self), seat_moves.SeatMoves(self)
@@ -136,8 +138,20 @@ class Room:
     # ------------------------------------------------------------ the way out
 
     def projection(self, token_hash: str | None) -> Projection | None:
-        """Everything this token's screen may show of the game (None when there is no game)."""
-        return self.game.projection(self.viewer(token_hash), self.chat_log, self.lobby.is_moderator(token_hash))
+        """Everything this token's screen may show of the game (None when there is no game). Made once per state of
+        the room (``version`` and the day's result's hold: all a projection is made from) and way of seeing it
+        (the viewer, and whether he holds a gone moderator's controls): a viewer's pages, every spectator and the
+        TV, and the bots' plans share it, and a page told of a change that is not its view's gets the very same
+        object (``Projection.marker`` tells the pages so). Read it, never change it."""
+        viewer, moderator = self.viewer(token_hash), self.lobby.is_moderator(token_hash)
+        now = (self.version(), self.game.holding())
+        if self._projections[0] != now:
+            self._projections = (now, {})
+        made = self._projections[1]
+        key = (viewer, moderator)
+        if key not in made:
+            made[key] = self.game.projection(viewer, self.chat_log, moderator)
+        return made[key]
 
     def seat_alive(self, token_hash: str | None) -> bool | None:
         """Whether this token's seat in the running game is alive; None when it has none or no game runs."""
@@ -151,11 +165,11 @@ class Room:
         return [seat.is_bot or self.audience.is_connected(seat.token_hash) for seat in self.game.seating]
 
     def version(self) -> tuple[int | None, int, int, int]:
-        """Changes whenever what any page of the game shows may change: (game, actions, step, chat lines)."""
+        """Changes whenever what any page of the game shows may change: (game, actions, step, chat lines said)."""
         state = self.game.state
         if state is None:
-            return self.game_id, 0, 0, len(self.chat)
-        return self.game_id, len(state.log), state.step, len(self.chat)
+            return self.game_id, 0, 0, self.chat_log.said
+        return self.game_id, len(state.log), state.step, self.chat_log.said
 
     # ------------------------------------------------------------ the way in
 

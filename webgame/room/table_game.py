@@ -52,6 +52,7 @@ class TableGame(GameClock):
         self.paused_remaining: float | None = None
         self.hold = ResultHold()  # the day's result held on the screens before the night (webgame.room.result_hold)
         self._public: PublicView | None = None
+        self._kept: PublicView | None = None  # the public part made last (``kept_alike``)
 
     # ------------------------------------------------------------ who is who
 
@@ -98,7 +99,7 @@ class TableGame(GameClock):
         """The public part of the projection, computed once per state change and shared by every viewer (None
         without a game)."""
         if self._public is None and self.state is not None:
-            self._public = public_view(self.state)
+            self._public = self._kept = kept_alike(public_view(self.state), self._kept)
         return self._public
 
     def projection(self, viewer: Viewer, chat: Chat, acting_moderator: bool = False) -> Projection | None:
@@ -237,3 +238,22 @@ class TableGame(GameClock):
         except Exception:
             log.exception("room %s: the action log could not be read back", self.code)
             return False
+
+
+def kept_alike(made: PublicView, before: PublicView | None) -> PublicView:
+    """``made`` with each value equal to the one of the public part made before (same type, ``==``) replaced by
+    that very object. Compared once per change of the room here, a value that did not change is then the same
+    object in every viewer's view of the new state, so a page comparing what it drew from with what it would draw
+    from now (``GameView.section_keys``: the panel's key is most of the view) finds it unchanged by identity,
+    without walking it again, once per phone."""
+    if before is None:
+        return made
+    old_values = cast(dict[str, object], before)
+    kept: dict[str, object] = {}
+    for key, value in made.items():
+        old = old_values.get(key, _NONE)
+        kept[key] = old if type(old) is type(value) and old == value else value
+    return cast(PublicView, kept)
+
+
+_NONE = object()  # no such key in the public part made before
