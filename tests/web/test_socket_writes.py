@@ -129,6 +129,22 @@ async def test_a_failed_write_ends_the_writer_which_closes_the_websocket() -> No
     await close_socket(ws, loop)
 
 
+async def test_a_write_cancelled_while_it_waits_closes_the_socket_rather_than_leave_a_gap() -> None:
+    socket, ws, loop = await open_socket()
+    ws.writable.clear()
+    first = asyncio.create_task(socket.send(message("1")))
+    await settle()
+    second = asyncio.create_task(socket.send(message("2")))
+    await settle()
+    first.cancel()  # the page's outbox loop ended while its update waited for the transport
+    await settle()
+    ws.writable.set()
+    await asyncio.gather(first, second, return_exceptions=True)
+    await settle()
+    assert ws.written[-1] == "<closed>" and "41" not in ws.written
+    await close_socket(ws, loop)
+
+
 @pytest.mark.parametrize("upgrading", [True, False])
 async def test_a_socket_not_yet_on_its_websocket_queues_as_before(upgrading: bool) -> None:
     socket_writes.install()

@@ -19,7 +19,8 @@ queue as before. Order and back-pressure:
   the page's next changes into one update) instead of growing engine.io's queue; other senders of that socket
   then queue behind it, and no other socket waits for it;
 - a direct write that fails ends the writer the way a failed write of the writer's does (it stops and closes
-  the websocket): the queue gets engine.io's end marker.
+  the websocket): the queue gets engine.io's end marker; so does one whose sender is cancelled while it waits
+  for a paused transport (its packet would be missing between two others: the page reconnects instead).
 
 The per-packet check of the client's pings (``check_ping_timeout``) and engine.io's log line are kept. The
 heartbeat's packet (``socket_transport.queue_everywhere``) is still queued: one loop sends it to every socket, and
@@ -34,6 +35,7 @@ from typing import Any
 from engineio import async_socket, packet as eio_packet
 
 WEBSOCKET = "_mafia_websocket"  # a socket's attribute: its websocket, while engine.io's writer task writes to it
+ENDED = "_mafia_ended"  # a websocket's attribute: a write was lost or failed, none is made after it
 _ORIGINAL_SEND = async_socket.AsyncSocket.send
 
 
@@ -52,8 +54,18 @@ async def send(self: Any, pkt: Any) -> None:
     try:
         await ws.send(pkt.encode())
     except Exception:  # noqa: BLE001 - as engine.io's writer: a failed write ends it, and it closes the websocket
-        self.__dict__.pop(WEBSOCKET, None)
-        queue.put_nowait(None)
+        end_writer(self, ws)
+    except asyncio.CancelledError:  # the sender ended while its packet waited for a paused transport: the packet
+        end_writer(self, ws)  # is lost, so the socket closes (the page reconnects and gets what it missed)
+        raise  # rather than go on with a gap
+
+
+def end_writer(socket: Any, ws: Any) -> None:
+    """Stop writing to the socket's websocket: no write waiting for it is made any more, and engine.io's end
+    marker goes on its queue (its writer stops and closes the websocket)."""
+    ws.__dict__[ENDED] = True
+    if socket.__dict__.pop(WEBSOCKET, None) is not None:
+        socket.queue.put_nowait(None)
 
 
 def writer_waits(queue: asyncio.Queue[Any]) -> bool:
@@ -70,6 +82,8 @@ def ordered(ws: Any) -> None:
 
     async def send_in_order(message: Any) -> None:
         async with lock:
+            if ENDED in ws.__dict__:
+                raise ConnectionError("the websocket's writes were ended")  # as a write after the close would
             await write(message)
 
     ws.send = send_in_order
