@@ -38,6 +38,8 @@ class Websocket:
         if self.fail:
             raise ConnectionError("gone")
         self.written.append(message)
+        if message == "2":  # engine.io's ping: the browser answers it
+            self.incoming.put_nowait("3")
 
     async def close(self) -> None:
         self.written.append("<closed>")
@@ -52,9 +54,9 @@ async def settle() -> None:
         await asyncio.sleep(0)
 
 
-async def open_socket() -> tuple[Any, Websocket, asyncio.Task[Any]]:
+async def open_socket(**settings: float) -> tuple[Any, Websocket, asyncio.Task[Any]]:
     socket_writes.install()
-    server = engineio.AsyncServer(async_mode="asgi")
+    server = engineio.AsyncServer(async_mode="asgi", **settings)
     socket = async_socket.AsyncSocket(server, "sid")
     ws = Websocket()
     loop = asyncio.create_task(socket._websocket_handler(ws))  # noqa: SLF001 - the loop under test
@@ -113,6 +115,20 @@ async def test_a_packet_sent_as_the_transport_resumes_does_not_pass_one_that_wai
     ws.writable.set()
     await asyncio.wait_for(asyncio.gather(first, second), 5)
     assert ws.written == ["41", "42"]
+    await close_socket(ws, loop)
+
+
+async def test_a_socket_sent_only_messages_stays_open_while_the_browser_answers_the_pings() -> None:
+    """engine.io's writer closes a websocket when nothing was queued for ``ping_interval + ping_timeout``: its pings
+    must still be queued, or every socket of a server without the heartbeat was closed after 36 s."""
+    socket, ws, loop = await open_socket(ping_interval=0.2, ping_timeout=0.1)  # the writer waits 0.3 s at most
+    socket.schedule_ping()  # as engine.io does once the socket is connected
+    for number in range(20):  # 1 s of messages, each written at once
+        await socket.send(message(str(number)))
+        await asyncio.sleep(0.05)
+    assert "<closed>" not in ws.written
+    assert [frame for frame in ws.written if frame != "2"] == [f"4{number}" for number in range(20)]
+    assert ws.written.count("2") >= 3  # the pings went on meanwhile
     await close_socket(ws, loop)
 
 

@@ -22,7 +22,12 @@ queue as before. Order and back-pressure:
   the websocket): the queue gets engine.io's end marker; so does one whose sender is cancelled while it waits
   for a paused transport (its packet would be missing between two others: the page reconnects instead).
 
-The per-packet check of the client's pings (``check_ping_timeout``) and engine.io's log line are kept. The
+Only messages are written at once; engine.io's own packets (its pings, its close) are queued as before. The
+writer closes the websocket when nothing was queued for ``ping_interval + ping_timeout`` (its wait's timeout): a
+ping is queued every ``ping_interval`` while the browser answers them, so that timeout keeps meaning "the browser
+stopped answering" (with the pings written at once too, every socket of a server without the heartbeat's beats
+was closed after 36 s). The per-packet check of the client's pings (``check_ping_timeout``) and engine.io's log
+line are kept. The
 heartbeat's packet (``socket_transport.queue_everywhere``) is still queued: one loop sends it to every socket, and
 a direct write waiting for one paused transport would hold the beat of every other phone.
 """
@@ -43,8 +48,8 @@ async def send(self: Any, pkt: Any) -> None:
     """engine.io's ``AsyncSocket.send``: the packet written at once when the socket's writer is idle (see above)."""
     ws = self.__dict__.get(WEBSOCKET)
     queue = self.queue
-    if (ws is None or not self.upgraded or self.upgrading or self.closing or self.closed or queue.qsize()
-            or not writer_waits(queue)):
+    if (pkt.packet_type != eio_packet.MESSAGE or ws is None or not self.upgraded or self.upgrading or self.closing
+            or self.closed or queue.qsize() or not writer_waits(queue)):
         await _ORIGINAL_SEND(self, pkt)
         return
     if not await self.check_ping_timeout():
