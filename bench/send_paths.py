@@ -5,8 +5,9 @@
 CPU time per message, in loops of ``N`` under uvloop (the server's loop), each run three times:
 
 - ``send``: a packet sent on a real engine.io socket whose websocket loop runs on a made-up websocket (it
-  writes nothing): through engine.io's queue and writer task, then written at once
-  (``webgame.framework.socket_writes``), the sender yielding twice between two packets as a page's outbox loop does;
+  writes nothing), through engine.io's queue and writer task, the sender yielding twice between two packets as a
+  page's outbox loop does (a direct write, ``socket_writes``, was measured here in issue 32 step 3 and backed out:
+  docs/PERFORMANCE.md);
 - ``signature``: NiceGUI's ``expects_arguments`` for a tap's handler, as NiceGUI asks it, then remembered
   (``webgame.framework.outbox``);
 - ``receive``: waiting for the next frame as engine.io's websocket loop does (a task per frame and ``wait_for``),
@@ -48,15 +49,11 @@ async def _yield_twice() -> None:
     await asyncio.sleep(0)
 
 
-async def send_cost(direct: bool) -> float:
-    """µs of CPU per packet sent on an idle websocket (``direct``: with ``socket_writes`` installed)."""
+async def send_cost() -> float:
+    """µs of CPU per packet sent on an idle websocket."""
     import engineio
     from engineio import async_socket, packet as eio_packet
 
-    if direct:
-        from webgame.framework import socket_writes
-
-        socket_writes.install()
     socket = async_socket.AsyncSocket(engineio.AsyncServer(async_mode="asgi"), "sid")
     ws = Websocket()
     loop = asyncio.create_task(socket._websocket_handler(ws))  # noqa: SLF001 - engine.io's loop, measured
@@ -138,11 +135,11 @@ def guard_cost() -> float:
 
 
 def one(which: str) -> None:
-    """One measure, in a fresh process (``socket_writes.install`` changes engine.io for the process)."""
+    """One measure, in a fresh process."""
     import uvloop
 
-    if which in ("queued", "direct"):
-        print(round(uvloop.run(send_cost(which == "direct")), 2))
+    if which == "queued":
+        print(round(uvloop.run(send_cost()), 2))
     elif which in ("engine.io", "timeout", "plain"):
         print(round(uvloop.run(receive_cost(which)), 2))
 
@@ -151,7 +148,7 @@ def main() -> None:
     if len(sys.argv) > 2 and sys.argv[1] == "--one":
         one(sys.argv[2])
         return
-    for title, kinds in (("send, µs per packet", ("queued", "direct")),
+    for title, kinds in (("send, µs per packet", ("queued",)),
                          ("receive, µs per frame", ("engine.io", "timeout", "plain"))):
         runs = {kind: [float(subprocess.run([sys.executable, "-m", "bench.send_paths", "--one", kind], check=True,
                                             capture_output=True, text=True).stdout) for _ in range(3)]

@@ -59,6 +59,5 @@ async def test_the_simulated_phones_run_every_change_the_server_runs(user: User)
     assert core.sio is not None and core.sio.packet_class.uses_binary_events is False
     assert core.sio.manager.direct_emit is True
     assert getattr(async_socket.AsyncSocket.receive, "guarded", False)  # the socket guard's hooks
-    assert getattr(async_socket.AsyncSocket.send, "direct", False)  # a websocket's packet written at once
     page = await user.http_client.get("/")
     assert "fonts.css" not in page.text  # the lightened page template

@@ -25,8 +25,6 @@ the proposals for NiceGUI itself: docs/FRAMEWORK.md):
   a task (a fifth at 80 rooms), the heartbeat's one packet queued on every socket, uvicorn on ``websockets``'
   protocol instead of ``wsproto`` (part of 10 % of the storm; the server only: the simulated phones have no
   uvicorn).
-- ``socket_writes``: a websocket's packet written at once when its writer task is idle, not through engine.io's
-  queue and writer task (a queue put, a task and a wake-up per message: 16.7 % of the samples at 40 rooms).
 - ``storage_files``: a browser's storage file placed in the data folder and read without being written back (a
   tenth of the storm, and 5 % for the thread).
 - ``browser_storage``: a browser's storage in PostgreSQL for a cluster (a phone keeps its seat on another machine).
@@ -73,7 +71,6 @@ def install(app: Any, *, behind_proxy: Callable[[], bool] = lambda: False) -> No
         page_escape,
         page_template,
         socket_transport,
-        socket_writes,
         stale_sockets,
         storage_files,
     )
@@ -85,7 +82,6 @@ def install(app: Any, *, behind_proxy: Callable[[], bool] = lambda: False) -> No
     storage_files.quiet_reads()
     asgi_layers.install()
     socket_transport.sansio_websockets()
-    socket_writes.install()
     if core.sio is not None:
         socket_transport.text_packets(core.sio)
         socket_transport.direct_emit(core.sio.manager)
