@@ -8,8 +8,7 @@ docs/PERFORMANCE.md). Each keeps the framework's behaviour exactly; ``install()`
   for a function or a partial only on that object, so it is remembered per function (a function whose signature
   is changed after it was asked, by ``__signature__`` or ``__defaults__``, would be answered as before: none is).
 - ``Outbox.loop``: every page's loop woke once a second to find nothing to send (``_outbox_loop``), and
-  looked every 0.1 s for its socket until it came (``_until_connected``); an element the padding has just
-  serialized to measure it is sent as those bytes, not serialized again (``webgame.framework.sent_updates``).
+  looked every 0.1 s for its socket until it came (``_until_connected``).
 """
 
 from __future__ import annotations
@@ -27,8 +26,6 @@ from nicegui import Client, core, helpers, outbox
 from nicegui.dependencies import JsComponent
 from nicegui.helpers import functions
 from nicegui.outbox import Deleted, Outbox, deleted
-
-from webgame.framework import sent_updates
 
 _ORIGINAL: Callable[[Callable[..., Any]], bool] = functions.expects_arguments
 _ORIGINAL_LOOP = Outbox.loop
@@ -61,7 +58,6 @@ def install() -> None:
         raise RuntimeError("NiceGUI's Outbox.loop changed: see webgame/framework/outbox.py _outbox_loop")
     outbox.Outbox.loop = _outbox_loop  # type: ignore[method-assign]
     Client.handle_handshake = _handle_handshake  # type: ignore[method-assign]
-    sent_updates.install()  # an update measured by the padding is sent as the bytes it measured
 
 
 _CONNECTED = "_mafia_connected"  # an outbox's event: its page's socket has done its handshake
@@ -103,10 +99,7 @@ async def _outbox_loop(self: Outbox) -> None:
             self._enqueue_event.clear()
             coros = []
             if self.updates:
-                serialized = sent_updates.take(self)  # as the padding measured them (webgame.framework.sent_updates)
-                data = {element_id: None if element is deleted
-                        else kept if (kept := serialized.get(element_id)) is not None
-                        else element._to_dict()  # type: ignore[union-attr]
+                data = {element_id: None if element is deleted else element._to_dict()  # type: ignore[union-attr]
                         for element_id, element in self.updates.items()}
                 js_components = [component for element in self.updates.values()
                                  if not isinstance(element, Deleted)
