@@ -12,6 +12,7 @@ import shutil
 import socket
 import ssl
 import subprocess
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -147,8 +148,19 @@ def test_the_cluster_with_a_domain(app: Path, tmp_path: Path, postgres: Postgres
     # it): a phone at 127.0.0.2 claiming 203.0.113.9 is 127.0.0.2 in nginx's log (Debian's access log format).
     status, _, _ = fetch(https_port, "/r/ZZZZZ", DOMAIN, tls, {"X-Forwarded-For": "203.0.113.9"}, "127.0.0.2")
     assert status in (200, 404)  # a room page's answer (no such room) from a game process
-    logged = (proxy_folder / "log" / "access.log").read_text().splitlines()
-    last = [line for line in logged if "/r/ZZZZZ" in line][-1]
+    last = _logged_line(proxy_folder / "log" / "access.log", "/r/ZZZZZ")
     assert last.startswith("127.0.0.2 "), last
     for container in running[:3]:
         assert container.health is not None and container.health()
+
+
+def _logged_line(log: Path, part: str, seconds: float = 10.0) -> str:
+    """The last line of nginx's access log holding ``part``: nginx writes a request's line once the response is
+    sent, so the client can read the log before it is there; waited for (up to ``seconds``), never skipped."""
+    ends = time.monotonic() + seconds
+    while True:
+        lines = [line for line in log.read_text().splitlines() if part in line] if log.exists() else []
+        if lines or time.monotonic() > ends:
+            assert lines, f"no line with {part} in {log}"
+            return lines[-1]
+        time.sleep(0.1)
