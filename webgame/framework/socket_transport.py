@@ -10,7 +10,10 @@ heartbeat's one packet queued on every socket, and uvicorn's websocket on ``webs
   the room's one connection directly (``AsyncServer._send_eio_packet``); anything else (several recipients,
   callbacks, skips) goes the usual way.
 - ``queue_everywhere``: what ``AsyncSocket.send`` does for one packet, without its per-packet ping check and log,
-  for every socket of the default namespace (``webgame.browser.heartbeat``: one beat a second to every phone).
+  for every socket of the default namespace that was sent nothing for a while (``webgame.browser.heartbeat``: a
+  beat to every phone that heard nothing for most of a second). ``direct_emit`` notes when it last sent to each
+  socket (``SENT``): at 80 rooms of 12 the beats were half the messages sent, though a page's update is as good a
+  sign of life as a beat (``static/phone.js`` counts any packet).
 - ``sansio_websockets``: ``ui.run`` fixes ``ws='wsproto'`` (NiceGUI's pull request 5256 moved off the deprecated
   ``websockets.legacy`` and named ``websockets-sansio`` as the other choice). ``wsproto`` is pure Python, frames
   and handshake alike: after a restart, when every phone opens its socket again at once, it was an eighth of the
@@ -22,6 +25,7 @@ heartbeat's one packet queued on every socket, and uvicorn's websocket on ``webs
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 WEBSOCKET_PROTOCOL = "websockets-sansio"  # uvicorn's websocket on the ``websockets`` library's sans-I/O core
@@ -64,6 +68,7 @@ def direct_emit(manager: Any) -> None:
         args = list(data) if isinstance(data, tuple) else [] if data is None else [data]
         encoded = manager.server.packet_class(sio_packet.EVENT, namespace=namespace, data=[event, *args]).encode()
         for _sid, eio_sid in list(members.items()):
+            SENT[eio_sid] = clock()
             for part in encoded if isinstance(encoded, list) else [encoded]:
                 await manager.server._send_eio_packet(eio_sid, eio_packet.Packet(eio_packet.MESSAGE, part))  # noqa: SLF001
         return None
@@ -81,17 +86,30 @@ def event_packet(sio: Any, event: str) -> Any:
     return eio_packet.Packet(eio_packet.MESSAGE, encoded)
 
 
-async def queue_everywhere(sio: Any, packet: Any) -> int:
-    """Queue ``packet`` on every open socket of the default namespace; on how many."""
+# When each engine.io socket was last sent a page's message (``direct_emit``) or a packet of ``queue_everywhere``
+# (``time.monotonic()``); a closed socket's entry goes at the next ``queue_everywhere``.
+SENT: dict[str, float] = {}
+clock = time.monotonic  # what ``SENT`` is measured with (a test's own clock replaces it)
+
+
+async def queue_everywhere(sio: Any, packet: Any, quiet: float = 0.0) -> int:
+    """Queue ``packet`` on every open socket of the default namespace that was sent nothing (``SENT``) for at least
+    ``quiet`` seconds; on how many."""
     members = sio.manager.rooms.get("/", {}).get(None) or {}
     sockets = sio.eio.sockets
+    now = clock()
     sent = 0
     for eio_sid in list(members.values()):
         socket = sockets.get(eio_sid)
         if socket is None or socket.closed:
             continue
+        if now - SENT.get(eio_sid, -quiet) < quiet:
+            continue
+        SENT[eio_sid] = now
         await socket.queue.put(packet)  # what AsyncSocket.send does, without its per-packet ping check and log
         sent += 1
+    for eio_sid in [sid for sid in SENT if sid not in sockets]:
+        del SENT[eio_sid]
     return sent
 
 

@@ -1,0 +1,119 @@
+"""The heartbeat (``webgame.browser.heartbeat``): a phone that hears nothing else gets a beat every second, a phone
+that was just sent an update gets none on top of it, and no live connection is silent long enough for the
+phone's offline badge (``OFFLINE_MS``)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from webgame.browser import heartbeat
+from webgame.framework import socket_transport
+
+
+@dataclass
+class FakeSocket:
+    closed: bool = False
+    queue: asyncio.Queue[Any] = field(default_factory=asyncio.Queue)
+
+
+class FakeServer:
+    """What ``queue_everywhere`` and ``direct_emit`` read of socket.io's server: the default namespace's members
+    (socket.io sid -> engine.io sid) and engine.io's sockets; ``sent`` lists (engine.io sid, packet) in order."""
+
+    def __init__(self, phones: int) -> None:
+        self.sockets = {f"e{n}": FakeSocket() for n in range(phones)}
+        self.rooms: dict[str, dict[Any, dict[str, str]]] = {
+            "/": {None: {f"s{n}": f"e{n}" for n in range(phones)}}}
+        for n in range(phones):
+            self.rooms["/"][f"client{n}"] = {f"s{n}": f"e{n}"}  # NiceGUI's room per client: its one socket
+        self.manager = self  # socket.io's manager and server in one, for the fields they are read by
+        self.eio = self
+        self.server = self
+        self.sent: list[tuple[str, Any]] = []
+
+    def packet_class(self, *args: Any, **kwargs: Any) -> Any:
+        from socketio import packet as sio_packet
+
+        return sio_packet.Packet(*args, **kwargs)
+
+    async def _send_eio_packet(self, eio_sid: str, packet: Any) -> None:
+        self.sent.append((eio_sid, packet))
+
+    async def emit(self, *args: Any, **kwargs: Any) -> None:  # the general path, not taken here
+        raise AssertionError("a message to one page goes the direct way")
+
+    def beats(self) -> dict[str, int]:
+        counts = {sid: 0 for sid in self.sockets}
+        for sid, socket in self.sockets.items():
+            while not socket.queue.empty():
+                socket.queue.get_nowait()
+                counts[sid] += 1
+        return counts
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    now = [1000.0]
+    monkeypatch.setattr(socket_transport, "clock", lambda: now[0])
+    monkeypatch.setattr(socket_transport, "SENT", {})
+    return now
+
+
+async def test_an_update_stands_for_a_beat_and_a_quiet_phone_still_gets_one(clock: list[float]) -> None:
+    server = FakeServer(3)
+    socket_transport.direct_emit(server)
+    beat = object()
+    assert await socket_transport.queue_everywhere(server, beat, heartbeat.QUIET_SECONDS) == 3  # nobody heard a thing
+    assert server.beats() == {"e0": 1, "e1": 1, "e2": 1}
+    clock[0] += heartbeat.BEAT_SECONDS
+    await server.emit("update", {"1": {}}, namespace="/", room="client1")  # phone 1 is sent an update
+    assert [sid for sid, _ in server.sent] == ["e1"]
+    clock[0] += heartbeat.TICK_SECONDS
+    assert await socket_transport.queue_everywhere(server, beat, heartbeat.QUIET_SECONDS) == 2
+    assert server.beats() == {"e0": 1, "e1": 0, "e2": 1}  # the update was phone 1's sign of life
+    clock[0] += heartbeat.BEAT_SECONDS
+    assert await socket_transport.queue_everywhere(server, beat, heartbeat.QUIET_SECONDS) == 3
+    server.sockets["e2"].closed = True
+    del server.sockets["e2"]
+    clock[0] += heartbeat.BEAT_SECONDS
+    assert await socket_transport.queue_everywhere(server, beat, heartbeat.QUIET_SECONDS) == 2
+    assert "e2" not in socket_transport.SENT  # a closed socket's time is forgotten
+
+
+async def test_no_live_phone_is_silent_long_enough_for_the_offline_badge(clock: list[float]) -> None:
+    """A minute of ticks a little early or late, with updates to some phones at random moments: the longest
+    silence any phone hears stays under its offline badge's ``OFFLINE_MS`` with room to spare, and the beats a
+    busy phone gets are fewer than a quiet one's."""
+    server = FakeServer(4)
+    socket_transport.direct_emit(server)
+    rng = random.Random(5)
+    heard = {sid: [clock[0]] for sid in server.sockets}
+    beats = {sid: 0 for sid in server.sockets}
+    end = clock[0] + 60
+    next_tick = clock[0]
+    while clock[0] < end:
+        update_at = clock[0] + rng.uniform(0.05, 0.4)
+        if update_at < next_tick:  # an update comes first: phones 0 and 1 play, 2 and 3 only watch a quiet room
+            clock[0] = update_at
+            for n in (0, 1):
+                if rng.random() < 0.7:
+                    await server.emit("update", {}, namespace="/", room=f"client{n}")
+                    heard[f"e{n}"].append(clock[0])
+            continue
+        clock[0] = next_tick
+        await socket_transport.queue_everywhere(server, object(), heartbeat.QUIET_SECONDS)
+        for sid, count in server.beats().items():
+            beats[sid] += count
+            heard[sid].extend([clock[0]] * count)
+        next_tick += heartbeat.TICK_SECONDS + rng.uniform(-0.01, 0.02)  # asyncio's sleep: a little early or late
+    for sid, times in heard.items():
+        longest = max(b - a for a, b in zip(times, times[1:], strict=False))
+        assert longest <= heartbeat.QUIET_SECONDS + heartbeat.TICK_SECONDS + 0.03, (sid, longest)
+        assert longest * 1000 < heartbeat.OFFLINE_MS / 2 + 50
+    assert 55 <= beats["e2"] <= 61 and 55 <= beats["e3"] <= 61  # a quiet phone: a beat a second
+    assert beats["e0"] < beats["e2"] / 2 and beats["e1"] < beats["e2"] / 2  # a busy phone: its updates stand for them
