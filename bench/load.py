@@ -19,7 +19,11 @@ framework's floor (``bench/floor_app.py``) so that every figure is also a ratio.
    longer knows its client): the time from the restart until every phone is re-seated on its page and
    connected, then one more action per room must reach every screen.
 
-``--json FILE`` writes every figure; ``--sizes 10,40,80`` runs several sizes one after the other.
+``--json FILE`` writes every figure; ``--sizes 10,40,80`` runs several sizes one after the other (with
+``--stop-p95 500`` an app is not run at a larger size once its p95 passed 500 ms; the table then gives the knee:
+the most phones each app served at p95 <= 200 ms, one server process being one core). ``--repeat N`` runs the
+floor and the game N times, one after the other (interleaved, so that a machine's drift hits both alike).
+``--compete`` runs a second process burning one core beside each run, setup to end: a shared machine.
 The network stays on 127.0.0.1; every loop is bounded in count and time.
 """
 
@@ -487,6 +491,35 @@ def first_load(data: Path) -> dict[str, Any]:
         server.stop()
 
 
+@contextlib.contextmanager
+def competing_load(on: bool) -> Any:
+    """A second process burning one core for as long as the block runs (``--compete``): a shared machine."""
+    if not on:
+        yield
+        return
+    burner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        yield
+    finally:
+        burner.kill()
+        burner.wait(timeout=10)
+
+
+def knee(results: list[dict[str, Any]], good_ms: float = 200.0) -> dict[str, int | None]:
+    """Per app, the most phones one server process (one core) served with tap -> every screen p95 <= ``good_ms``
+    in a sweep (None: not at the smallest size)."""
+    best: dict[str, int | None] = {}
+    for result in results:
+        if result.get("kind") not in ("game", "floor"):
+            continue
+        p95 = result.get("p95_ms")
+        fine = p95 is not None and p95 <= good_ms and not result.get("setup_failed_rooms")
+        best.setdefault(result["kind"], None)
+        if fine and (best[result["kind"]] or 0) < result["phones"]:
+            best[result["kind"]] = result["phones"]
+    return best
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -502,6 +535,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--first-load", action="store_true", help="also measure a phone's first page load")
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--keep", action="store_true", help="keep the temp data folder (server logs)")
+    parser.add_argument("--repeat", type=int, default=1, help="run the floor and the game this many times, alternated")
+    parser.add_argument("--compete", action="store_true", help="a process burning one core beside every run")
+    parser.add_argument("--stop-p95", type=float, default=None,
+                        help="in a --sizes sweep, no larger size for an app whose p95 (ms) passed this")
     args = parser.parse_args(argv)
 
     sizes = [int(s) for s in args.sizes.split(",") if s] or [args.rooms]
@@ -512,15 +549,24 @@ def main(argv: list[str]) -> int:
     def log(text: str) -> None:
         print(text, flush=True)
 
+    passed: set[str] = set()  # apps whose p95 passed --stop-p95 at some size
     try:
         for rooms in sizes:
-            for kind in kinds:
-                data = data_root / f"{kind}-{rooms}x{args.players}"
-                data.mkdir()
-                results.append(run_one(kind, rooms, args.players, args.duration, args.think, args.workers,
-                                       args.storm, data, log, bots=args.bots))
-                if args.json:  # after every run, so that a long sweep keeps what it measured
-                    args.json.write_text(json.dumps(results, indent=1))
+            for repetition in range(1, args.repeat + 1):
+                for kind in [k for k in kinds if k not in passed]:
+                    data = data_root / f"{kind}-{rooms}x{args.players}-{repetition}"
+                    data.mkdir()
+                    with competing_load(args.compete):
+                        result = run_one(kind, rooms, args.players, args.duration, args.think, args.workers,
+                                         args.storm, data, log, bots=args.bots)
+                    result.update(repetition=repetition, competing_load=args.compete)
+                    results.append(result)
+                    if args.json:  # after every run, so that a long sweep keeps what it measured
+                        args.json.write_text(json.dumps(results, indent=1))
+            for result in results:
+                if args.stop_p95 is not None and result["rooms"] == rooms and (result.get("p95_ms") is None
+                                                                                or result["p95_ms"] > args.stop_p95):
+                    passed.add(result["kind"])
         if args.first_load:
             data = data_root / "first-load"
             data.mkdir()
@@ -551,18 +597,27 @@ ROWS = [("phones", "phones"), ("bots per room", "bots"), ("bot actions (not meas
 def table(results: list[dict[str, Any]]) -> str:
     """A markdown table: per size, the game, the floor, and their ratio."""
     lines = []
-    by_size: dict[tuple[int, int], dict[str, dict[str, Any]]] = {}
+    by_size: dict[tuple[int, int, int], dict[str, dict[str, Any]]] = {}
     for result in results:
         if result["kind"] in ("game", "floor"):
-            by_size.setdefault((result["rooms"], result["players"]), {})[result["kind"]] = result
-    for (rooms, players), pair in by_size.items():
-        lines += [f"\n{rooms} rooms x {players} phones", "", "| | game | floor | ratio |", "|---|---|---|---|"]
+            size = (result["rooms"], result["players"], result.get("repetition", 1))
+            by_size.setdefault(size, {})[result["kind"]] = result
+    for (rooms, players, repetition), pair in by_size.items():
+        again = f", run {repetition}" if repetition > 1 else ""
+        competing = ", beside a process burning one core" if any(r.get("competing_load") for r in pair.values()) \
+            else ""
+        lines += [f"\n{rooms} rooms x {players} phones{again}{competing}", "", "| | game | floor | ratio |",
+                  "|---|---|---|---|"]
         game, floor = pair.get("game", {}), pair.get("floor", {})
         for title, key in ROWS:
             ours, base = game.get(key), floor.get(key)
             ratio = f"{ours / base:.2f}" if isinstance(ours, int | float) and isinstance(base, int | float) \
                 and base else ""
             lines.append(f"| {title} | {_cell(ours)} | {_cell(base)} | {ratio} |")
+    if len({(r["rooms"], r["players"]) for r in results if r["kind"] in ("game", "floor")}) > 1:
+        best = knee(results)
+        lines.append("\nthe knee: most phones at p95 <= 200 ms (one process, one core): "
+                     + ", ".join(f"{kind} {phones}" for kind, phones in sorted(best.items())))
     for result in results:
         if result["kind"] == "first_load":
             lines.append(f"\nfirst load of /r/CODE: {result['requests']} requests, "
