@@ -213,3 +213,42 @@ async def test_a_public_value_that_did_not_change_is_the_same_object_in_the_next
                       cast(PublicView, {**engine_public, "day": True}))
     assert made["day"] == 1 and type(made["day"]) is int  # equal but of another type: not kept
     assert made["alive"] == [1, 2] and made["rules"] is engine_public["rules"]
+
+
+async def test_a_chat_line_makes_no_view_again_and_only_its_readers_get_it(
+        db: Path, fake_time: FakeTime, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A line in the mafia's channel: the town's seats and the spectators keep the very projection they had (their
+    pages find nothing changed); a mafia seat gets the line with the same view (only his chat is new); no
+    engine view is made for it. A room line then reaches every reader."""
+    from webgame.room import table_game
+
+    room, _hashes = await seated_room(6)
+    state = room.state
+    assert state is not None
+    mafia = [seat for seat in range(1, 7) if str(state.role(seat)) == "mafia"]
+    town = [seat for seat in range(1, 7) if seat not in mafia]
+    viewers = [seat_hash(room, seat) for seat in range(1, 7)] + [None]
+    before = {token: projected(room, token) for token in viewers}
+    views = []
+    real_view = table_game.view
+    monkeypatch.setattr(table_game, "view", lambda *args: views.append(args) or real_view(*args))
+    await room.say(seat_hash(room, mafia[0]), "mafia", "the doctor first")
+    after = {token: projected(room, token) for token in viewers}
+    assert views == []  # no view made again for a chat line
+    for seat in town:
+        assert after[seat_hash(room, seat)] is before[seat_hash(room, seat)]
+    assert after[None] is before[None]
+    for seat in mafia:
+        mine = after[seat_hash(room, seat)]
+        assert mine is not before[seat_hash(room, seat)] and mine.view is before[seat_hash(room, seat)].view
+        assert [line.text for line in mine.chat] == ["the doctor first"]
+    assert projected(room, seat_hash(room, mafia[0])) is after[seat_hash(room, mafia[0])]  # asked again: the same
+    for seat in range(1, 7):
+        await room.act(seat_hash(room, seat), NightAct(seat, "pass"))
+    views.clear()
+    dawn = {token: projected(room, token) for token in viewers}
+    assert len(views) == len(viewers)  # a new state: every view made again
+    await room.say(seat_hash(room, town[0]), "room", "good morning")
+    for token in viewers:
+        assert projected(room, token).view is dawn[token].view
+        assert [line.text for line in projected(room, token).chat][-1] == "good morning"

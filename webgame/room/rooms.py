@@ -25,6 +25,7 @@ the pages what to redraw.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import secrets
 import time
@@ -111,7 +112,7 @@ class Room:
         self.game = TableGame(record.id, record.code, now)
         self.chat_log = Chat(record.code)
         # the projections made in the room's present state, by way of seeing it (``projection``)
-        self._projections: tuple[object, dict[tuple[Viewer, bool], Projection | None]] = (None, {})
+        self._projections: tuple[object, dict[tuple[Viewer, bool], tuple[int, Projection | None]]] = (None, {})
         self.bots = Bots(self)  # the bot seats' player, driven by the clock (webgame.room.bots)
         self.notices = room_notices.Notices()  # what the room told everyone (a seat moved, a new host)
         self.host_watch, self.moves = host_watch.HostWatch(self), seat_moves.SeatMoves(self)
@@ -139,19 +140,32 @@ class Room:
 
     def projection(self, token_hash: str | None) -> Projection | None:
         """Everything this token's screen may show of the game (None when there is no game). Made once per state of
-        the room (``version`` and the day's result's hold: all a projection is made from) and way of seeing it
-        (the viewer, and whether he holds a gone moderator's controls): a viewer's pages, every spectator and the
-        TV, and the bots' plans share it, and a page told of a change that is not its view's gets the very same
-        object (``Projection.marker`` tells the pages so). Read it, never change it."""
+        the room (the game's ``version`` without its chat, and the day's result's hold: all a view is made from) and
+        way of seeing it (the viewer, and whether he holds a gone moderator's controls): a viewer's pages, every
+        spectator and the TV, and the bots' plans share it, and a page told of a change that is not its view's
+        gets the very same object (its screen's keys then match at once). A chat line changes no view: a
+        reader of its channel gets the projection he had with the new lines (the same view object), anyone else
+        the very same projection. Read it, never change it."""
         viewer, moderator = self.viewer(token_hash), self.lobby.is_moderator(token_hash)
-        now = (self.version(), self.game.holding())
+        game, actions, step, said = self.version()
+        now = (game, actions, step, self.game.holding())
         if self._projections[0] != now:
             self._projections = (now, {})
         made = self._projections[1]
         key = (viewer, moderator)
-        if key not in made:
-            made[key] = self.game.projection(viewer, self.chat_log, moderator)
-        return made[key]
+        held = made.get(key)
+        if held is None:
+            projection = self.game.projection(viewer, self.chat_log, moderator)
+        elif held[0] == said or held[1] is None:
+            return held[1]
+        else:  # only the chat was said more: the lines this viewer reads, if any are new to him
+            projection = held[1]
+            lines = self.chat_log.readable(projection.view["chat"]["read"])
+            if len(lines) != len(projection.chat) or any(a is not b for a, b in zip(lines, projection.chat,
+                                                                                           strict=True)):
+                projection = dataclasses.replace(projection, chat=lines)
+        made[key] = (said, projection)
+        return projection
 
     def seat_alive(self, token_hash: str | None) -> bool | None:
         """Whether this token's seat in the running game is alive; None when it has none or no game runs."""
