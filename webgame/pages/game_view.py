@@ -34,8 +34,8 @@ CHANNEL_LABELS = {"room": "", "mafia": "mafia", "dead": "dead"}
 STATUS_KEYS = ("waiting", "votes", "yes_votes", "ready")
 NOT_PANEL_KEYS = frozenset(("events", "chat", "moderator_actions", *STATUS_KEYS))  # what the panel is not drawn from
 # Which of the page's parts (``RoomPage``) draws each section of ``GameView.section_keys``.
-PART_OF_SECTION = {"title": "heading", "panel": "seats_or_panel", "status": "status", "record": "settings_or_record",
-                   "chat": "start_or_chat"}
+PART_OF_SECTION = {"title": "heading", "panel": "seats_or_panel", "status": "status", "cover": "cover",
+                   "record": "settings_or_record", "chat": "start_or_chat"}
 # A page's view before its first projection and without a game: no key at all, so only ``.get`` finds anything in it
 # (the parts are drawn only from a projection's view: ``GameView.prepare``).
 NO_VIEW = cast(ShownView, {})
@@ -51,8 +51,9 @@ class GameView:
         self.keys: dict[str, Any] | None = None  # what each part was last drawn from (see ``update``)
         # The game draws in the page's parts (``RoomPage``), each redrawn on its own (``update``; a pick redraws
         # the panel): the heading (phase, countdown, the host's clock buttons, a seat's role card) in ``heading``,
-        # the panel in ``seats_or_panel`` (the step's counts are the ``status`` part in its slot), the news and the
-        # players in ``settings_or_record``, the chat in ``start_or_chat`` (``PART_OF_SECTION``).
+        # the panel in ``seats_or_panel`` (the step's counts are the ``status`` part in its slot, the night's covered
+        # words and grid the ``cover`` part in its ``cover`` slot), the news and the players in
+        # ``settings_or_record``, the chat in ``start_or_chat`` (``PART_OF_SECTION``).
         self.game_id: int | None = None
         self.record_part = RecordPart(self)  # the ``settings_or_record`` part: news, the role's help, the players
         self.chat_part = ChatPart(self)  # the ``start_or_chat`` part: the chat
@@ -116,11 +117,11 @@ class GameView:
                          outline=seat != selected, enabled=seat in enabled, no_caps=True)
 
     def name_tiles(self, d: Draft, seats: list[int]) -> None:
-        """The covered grid: the same names in the same places on every phone, all alike but this phone's own."""
-        mine = int(self.me["seat"]) if self.me else 0
+        """The covered grid: the same names in the same places on every phone, all alike in the model; the browser
+        marks this phone's own (``Draft.own_seat``), so the grid is one model for every phone (``cover``)."""
         with d.div(self.grid_class()):
             for seat in seats:
-                d.tile(self.name_of(seat), mine=seat == mine, tid=f"tile-{seat}")
+                d.tile(self.name_of(seat), tid=f"tile-{seat}")
 
     def reveal_button(self, d: Draft) -> None:
         """The one way to what only this phone's owner may see (his role, his move, his private news)."""
@@ -172,6 +173,7 @@ class GameView:
                       moderator_presence.moderator_gone(room)),
             "panel": {key: value for key, value in p.items() if key not in NOT_PANEL_KEYS},
             "status": (p["phase"], p.get("result_hold"), len(p.get("alive", [])), *(p.get(key) for key in STATUS_KEYS)),
+            "cover": (p["phase"], p.get("result_hold"), p.get("alive"), night.cover_kind(p)),
             "record": (RecordPart.news_key(p), p.get("alive"), p.get("roles"), p.get("fouls"), p.get("speaker"),
                        tuple(room.seats_connected()), p.get("moderator_actions"), room.is_host(self.page.token_hash),
                        room.notices.count),  # news, players, the host's controls
@@ -265,12 +267,39 @@ class GameView:
         shared_parts.draw(d, room, key, self._public_status)
 
     def _public_status(self, d: Draft) -> None:
-        public = GameView(self.page)  # this page's language and names, the spectator's projection
+        public = self._public()
+        if public is not None:
+            public._status(d)
+
+    def _public(self) -> GameView | None:
+        """A view of this page's language and names on the spectator's projection (what any viewer may see, and
+        nothing more): what a part shared by every page is built from."""
         proj = self.page.room.projection(None)
         if proj is None:
-            return
+            return None
+        public = GameView(self.page)
         public.proj, public.p = proj, proj.view
-        public._status(d)
+        return public
+
+    def cover(self, d: Draft) -> None:
+        """The ``cover`` part, in the panel's ``cover`` slot: the night's public lines (``night.cover_kind``: the
+        covered words and the grid of the living, a dead seat's or a watcher's words and grid, the grid under the
+        held result). The same on every page of a kind, so built once per change of the room for all of them from
+        the spectator's projection (``shared_parts``); the key names what it reads beyond it: the language and the
+        kind (the names and the bot marks too, fixed for a game, as ``status`` says). This page's own seat goes
+        beside the model (``Draft.own_seat``): the browser marks its tile."""
+        kind = night.cover_kind(self.p)
+        if kind is None:
+            return
+        me = self.me
+        d.own_seat(int(me["seat"]) if me is not None else 0)
+        key = ("cover", self.page.identity.language, kind, self.p.get("phase"), self.p.get("result_hold"))
+        shared_parts.draw(d, self.page.room, key, lambda draft: self._public_cover(draft, kind))
+
+    def _public_cover(self, d: Draft, kind: str) -> None:
+        public = self._public()
+        if public is not None:
+            night.cover(public, d, kind)
 
     def _status(self, d: Draft) -> None:
         phase = self.p.get("phase")

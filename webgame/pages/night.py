@@ -5,6 +5,10 @@ names (all alike but his own, which the table knows), and the same button to rev
 tells nothing. Revealed (``Draft.revealed``, a tap on that button, in the browser only), it shows the
 verb of his role, the legal targets, his pick and Confirm; a civilian's "suspect" pick goes through the same
 motions, so watching hands tells nothing either. The mafia team's card and chat are revealed only too.
+
+The covered words and the grid are a part of their own (``cover``: the page's ``cover`` part, in the panel's
+``cover`` slot), built once per change of the room for every phone of a kind from the spectator's projection
+(issue 32): the grid's model marks no tile, the browser marks its own seat's (``Draft.own_seat``).
 """
 
 from __future__ import annotations
@@ -19,23 +23,55 @@ from webgame.pages.news import day_result
 if TYPE_CHECKING:
     from webgame.pages.page_protocols import GameScreen as GameView
     from webgame.pages.screen import Draft
+    from webgame.room.projection import ShownView
+
+
+def cover_kind(p: ShownView) -> str | None:
+    """Which public lines of the night this viewer's panel shows in its ``cover`` slot: a living seat's covered words
+    and grid ("living"), a dead seat's words and grid ("dead"), a watcher's (a spectator, the moderator: "sleep"),
+    the grid under the held result ("hold"); None when there are none (by day). They are the same on every page of
+    a kind, so built once per change of the room for all of them (``GameView.cover``, ``shared_parts``). Whether a
+    seat lives is public; nothing here depends on a role."""
+    if p.get("result_hold"):
+        return "hold"
+    if p.get("phase") != "night":
+        return None
+    me = p.get("me")
+    if me is None:
+        return "sleep"
+    return "living" if me["alive"] else "dead"
+
+
+def cover(view: GameView, d: Draft, kind: str) -> None:
+    """The ``cover`` part (``cover_kind``), drawn from the spectator's projection (``view``): the words and the grid
+    of the living, every tile alike (the browser marks the phone's own: ``Draft.own_seat``). A living seat's lines
+    are covered: its owner's reveal shows his move in their place."""
+    _ = view.page.t
+    living = [int(s) for s in view.p.get("alive", [])]
+    if kind == "living":
+        with d.covered():
+            d.label(_("Everyone makes a secret choice. Tap Show, choose, confirm."), "text-lg", "night-cover")
+            view.name_tiles(d, living)
+        return
+    if kind == "sleep":
+        d.label(_("The town sleeps."), "text-lg")
+    elif kind == "dead":
+        d.label(_("You are dead. You watch the night in silence."), "text-lg")
+    view.name_tiles(d, living)
 
 
 def render(view: GameView, d: Draft) -> None:
-    _, p, me = view.page.t, view.p, view.me
-    living = [int(s) for s in p.get("alive", [])]
+    """The night's panel: the public lines in the ``cover`` slot (their own part, shared), this seat's card and move
+    behind the reveal, the counts in the default slot (the ``status`` part), the buttons."""
+    p, me = view.p, view.me
     with d.card("mafia-card"):
         if me is None:
-            d.label(_("The town sleeps."), "text-lg")
-            view.name_tiles(d, living)
+            d.slot("cover")  # "The town sleeps." and the grid
         elif not me["alive"]:
             view.role_card(d)
-            d.label(_("You are dead. You watch the night in silence."), "text-lg")
-            view.name_tiles(d, living)
+            d.slot("cover")  # "You are dead..." and the grid
         else:
-            with d.covered():
-                d.label(_("Everyone makes a secret choice. Tap Show, choose, confirm."), "text-lg", "night-cover")
-                view.name_tiles(d, living)
+            d.slot("cover")  # covered: the words and the grid
             view.role_card(d)
             with d.revealed():
                 acts = [a for a in p.get("actions", []) if a.get("type") == "night_act" and a.get("act") != "pass"]
@@ -74,7 +110,7 @@ def held_result(view: GameView, d: Draft) -> None:
         for line in lines or [_("No vote today: nobody is out.")]:
             d.label(line, "text-lg font-bold", "day-result")
         d.label(_("The night begins in a few seconds."), "mafia-muted", "night-soon")
-    view.name_tiles(d, [int(s) for s in view.p.get("alive", [])])
+    d.slot("cover")  # the grid of the living (``cover``)
 
 
 def waiting(view: GameView, d: Draft) -> None:

@@ -76,6 +76,7 @@ class RoomPage:
         self.heading = ScreenSection(self._heading)  # the header; the room's code and join form / the heading
         self.seats_or_panel = ScreenSection(self._seats_or_panel)  # the seats / the step's panel (``status`` inside)
         self.status = ScreenSection(self._status)  # - / the step's counts
+        self.cover = ScreenSection(self._cover)  # - / the night's covered words and grid (the panel's ``cover`` slot)
         self.settings_or_record = ScreenSection(self._settings_or_record)  # the settings / the news and the players
         self.start_or_chat = ScreenSection(self._start_or_chat)  # the roles and the start / the chat
         self.host_inputs = False  # the host's settings inputs are in the ``settings_or_record`` part's slot
@@ -88,8 +89,10 @@ class RoomPage:
         # The page's column holds the parts and carries the padding (elements cost memory on every phone).
         with ui.column().classes("mafia-page") as frame:
             self.heading()
-            with self.seats_or_panel():
+            with self.seats_or_panel() as panel:
                 self.status()
+                with panel.add_slot("cover"):  # drawn where the panel's model says (``Draft.slot("cover")``)
+                    self.cover()
             self.settings_or_record()
             self.start_or_chat()
         if self.showing_game:
@@ -116,7 +119,8 @@ class RoomPage:
         """Everything again (a join, a game's start or end, a new host, another rule set): the same elements,
         each sent only if what it draws changed."""
         self._prepare()
-        for part in (self.heading, self.seats_or_panel, self.status, self.settings_or_record, self.start_or_chat):
+        for part in (self.heading, self.seats_or_panel, self.status, self.cover, self.settings_or_record,
+                     self.start_or_chat):
             part.refresh()
         self._host_inputs()
         if self.showing_game:
@@ -153,6 +157,10 @@ class RoomPage:
     def _status(self, d: Draft) -> None:
         if self.showing_game:
             self.game.status(d)
+
+    def _cover(self, d: Draft) -> None:
+        if self.showing_game:
+            self.game.cover(d)
 
     def _settings_or_record(self, d: Draft) -> None:
         (self.game.record if self.showing_game else self.lobby.settings)(d)

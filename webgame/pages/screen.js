@@ -94,7 +94,9 @@ window.addEventListener("mafia-net", (event) => {
 });
 
 export default {
-  props: { model: { type: String, default: "[]" } },
+  // `seat`: this page's own seat (0: none), beside the model and never in it (a model may be one string shared by
+  // every phone of the room, webgame/pages/shared_parts.py): the tile of that seat is marked here, in the browser.
+  props: { model: { type: String, default: "[]" }, seat: { type: Number, default: 0 } },
   emits: ["tap"],
   data() {
     return {
@@ -392,11 +394,13 @@ export default {
           return veil.open ? h("div", { key: key + "r", class: "mafia-screen" }, this.kids(node, q)) : null;
         case "bar":
           return h("div", { key, class: "mafia-bar" }, [h("div", { class: "mafia-bar-in" }, this.kids(node, q))]);
-        case "tile":
+        case "tile": {
+          const mine = this.seat && id === "tile-" + this.seat; // this phone's own seat (the `seat` prop)
           return h("div", {
-            key, class: "mafia-tile" + (node.me ? " mafia-me" : "") + (node.dd ? " mafia-dead" : ""),
+            key, class: "mafia-tile" + (mine ? " mafia-me" : "") + (node.dd ? " mafia-dead" : ""),
             "data-testid": id,
           }, node.x);
+        }
         case "reveal":
           // Covered: "Show" with its eye; revealed: only the crossed eye (its name for screen readers), so the
           // move's own buttons have the width.
@@ -407,8 +411,12 @@ export default {
             "aria-label": veil.open ? node.y : node.x, title: veil.open ? node.y : node.x,
             onClick: () => (veil.open ? cover() : reveal()),
           });
-        case "slot":
-          return this.$slots.default ? h("div", { key, class: "mafia-screen" }, this.$slots.default()) : null;
+        case "slot": {
+          // The element's NiceGUI children of one slot: the default one (the step's counts), or a named one (the
+          // night's cover, a part of its own shared by every phone).
+          const fill = this.$slots[node.s || "default"];
+          return fill ? h("div", { key, class: "mafia-screen" }, fill()) : null;
+        }
         default:
           return null;
       }

@@ -43,6 +43,7 @@ class Draft:
         self._stack: list[list[Node]] = [self.nodes]
         self.handlers: dict[str, Handler] = {}
         self.shared: str | None = None  # the model of a part built once for many pages (``adopt``)
+        self.seat = 0  # this page's own seat, beside the model (``own_seat``)
 
     # ------------------------------------------------------------ leaves
 
@@ -125,9 +126,13 @@ class Draft:
             node["c"] = cls
         self._add(node, tid)
 
-    def slot(self) -> None:
-        """Where the element's NiceGUI children go (the step's counts, drawn by their own ``Screen``)."""
-        self._add({"t": "slot"})
+    def slot(self, name: str | None = None) -> None:
+        """Where the element's NiceGUI children go: those of its default slot (the step's counts, drawn by their own
+        ``Screen``), or of its slot ``name`` (the night's cover, ``RoomPage.cover``)."""
+        node: Node = {"t": "slot"}
+        if name:
+            node["s"] = name
+        self._add(node)
 
     def dot(self, connected: bool) -> None:
         self._add({"t": "dot", "on": 1 if connected else 0})  # a presence dot: green when the phone is connected
@@ -173,14 +178,19 @@ class Draft:
         """When this changes (a new phase), a revealed screen covers itself."""
         self._add({"t": "vk", "v": key})
 
-    def tile(self, text: str, mine: bool = False, dead: bool = False, tid: str | None = None) -> None:
-        """A player's name in the covered grid: every tile alike (only the phone's own seat is marked)."""
+    def tile(self, text: str, dead: bool = False, tid: str | None = None) -> None:
+        """A player's name in the covered grid: every tile alike in the model. The browser marks the phone's own
+        (the tile ``tile-<seat>`` of the element's ``seat``, ``own_seat``), so the grid is one model for all."""
         node: Node = {"t": "tile", "x": text}
-        if mine:
-            node["me"] = 1
         if dead:
             node["dd"] = 1
         self._add(node, tid)
+
+    def own_seat(self, seat: int) -> None:
+        """This page's own seat (0: none), sent as the element's ``seat`` prop beside its model, not in it: a model
+        shared by many pages (``adopt``) stays one string, and the browser marks the tile ``tile-<seat>`` itself.
+        A phone's seat number is no secret to that phone (the table knows who sits where); its role is."""
+        self.seat = int(seat)
 
     def theme(self, label: str, tid: str = "theme", cls: str = "") -> None:
         """The switch of the day's dark and light colours: kept and followed in the browser, nothing is sent."""
@@ -272,9 +282,21 @@ class Screen(ModelElement, component="screen.js"):
         self.build(draft)
         model = draft.model()
         self.handlers = draft.handlers
-        if model == self.drawn_model:
+        seat_changed = self._set_seat(draft.seat)
+        if model == self.drawn_model and not seat_changed:
             return False
         self.set_model(model)  # sent by ``refresh``
+        return True
+
+    def _set_seat(self, seat: int) -> bool:
+        """The ``seat`` prop (``Draft.own_seat``), there only when set; True if it changed. Set without the props'
+        change handler, like the model (``refresh`` sends both)."""
+        if seat == self._props.get("seat", 0):
+            return False
+        if seat:
+            dict.__setitem__(self._props, "seat", seat)
+        else:
+            dict.pop(self._props, "seat", None)
         return True
 
     def refresh(self) -> None:

@@ -5,6 +5,10 @@ A screen part is sent as a JSON list of small dicts, many on every redraw of eve
 one or two letters; this table says what each one holds. ``tests/web/test_screen_keys.py`` holds the three
 files to it: a key or a kind that one of them uses and the table does not name, or that the table names and
 one side no longer writes or draws, fails it, so the Python side and the browser's cannot drift apart.
+
+Beside its ``model``, a part's element has one more prop, ``seat`` (``Draft.own_seat``): the page's own seat, never in
+the model (a model may be one string for every phone of the room, ``shared_parts``); the browser marks that seat's
+tile (``tile-<seat>``) as its own.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ NODE_KINDS: Final[dict[str, str]] = {  # the value of a node's "t" -> what the b
     "bar": "the step's buttons, pinned to the bottom of the screen",
     "tile": "a player's name in the covered grid",
     "reveal": "the toggle between the covered and the revealed screen",
-    "slot": "where the element's NiceGUI children go",
+    "slot": "where the element's NiceGUI children of one slot go (the default one, or the one named in 's')",
 }
 
 NODE_KEYS: Final[dict[str, str]] = {  # a node's key -> what it holds
@@ -72,9 +76,9 @@ NODE_KEYS: Final[dict[str, str]] = {  # a node's key -> what it holds
     "ml": "a form field's longest text",
     "af": "a form field takes the focus",
     "cid": "the id of the reveal's cover button",
-    "me": "a tile is this phone's own seat",
     "dd": "a tile's player is dead",
     "ph": "the chat box's placeholder",
     "rf": "how many of the chat box's lines the server refused so far",
     "l": "a heading's level",
+    "s": "a slot's name (none: the element's default slot)",
 }

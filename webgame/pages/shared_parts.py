@@ -7,6 +7,10 @@ largest share of an action's page work). Here such a part is built once per stat
 key, from the **spectator's projection** (``Room.projection(None)``: what any viewer may see, and nothing
 more), and every page draws that model as it is. A shared part holds no button: a handler belongs to one page
 (``draw`` refuses a build that made one).
+
+The night's covered words and grid of the living are another (``GameView.cover``): every living phone's covered
+night screen is the same by design, built once per change of the room for all of them. What differs per page stays
+out of the model: the phone's own tile is marked by its browser from the element's ``seat`` prop (``Draft.own_seat``).
 """
 
 from __future__ import annotations
