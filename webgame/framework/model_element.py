@@ -40,6 +40,17 @@ class ModelElement(ui.element):
         sends it (``update``) when it is done."""
         dict.__setitem__(self._props, "model", model)
 
+    def set_plain_prop(self, name: str, value: Any) -> bool:
+        """Set (or, for a falsy ``value``, drop) a small prop beside the model, as ``set_model`` does: without the
+        props' change handler, sent with the model by the caller's ``update``. True if it changed."""
+        if value == self._props.get(name, 0):
+            return False
+        if value:
+            dict.__setitem__(self._props, name, value)
+        else:
+            dict.pop(self._props, name, None)
+        return True
+
     def stop_listening(self) -> None:
         """No listener at all (an element never tapped): none is sent with it."""
         self._event_listeners.clear()

@@ -282,21 +282,10 @@ class Screen(ModelElement, component="screen.js"):
         self.build(draft)
         model = draft.model()
         self.handlers = draft.handlers
-        seat_changed = self._set_seat(draft.seat)
+        seat_changed = self.set_plain_prop("seat", draft.seat)  # ``Draft.own_seat``: there only when set
         if model == self.drawn_model and not seat_changed:
             return False
         self.set_model(model)  # sent by ``refresh``
-        return True
-
-    def _set_seat(self, seat: int) -> bool:
-        """The ``seat`` prop (``Draft.own_seat``), there only when set; True if it changed. Set without the props'
-        change handler, like the model (``refresh`` sends both)."""
-        if seat == self._props.get("seat", 0):
-            return False
-        if seat:
-            dict.__setitem__(self._props, "seat", seat)
-        else:
-            dict.pop(self._props, "seat", None)
         return True
 
     def refresh(self) -> None:
