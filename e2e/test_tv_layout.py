@@ -49,10 +49,17 @@ PROBLEMS = """() => {
     if (el.closest(".q-field__bottom, .q-toggle__inner")) continue;  // Quasar's own decorations
     const pager = el.closest("[data-tv-pages]");
     if (pager && pager !== el && pager.firstElementChild !== el) {
+      // A part of the timeline broken across columns (a long night) is read one column after the other, the next
+      // page's first column included: each of its pieces (its client rects) must be whole where it is.
       const page = box(pager);
-      if (r.right <= page.left + 1 || r.left >= page.right - 1) continue;  // on another page
-      if (r.left < page.left - 1 || r.right > page.right + 1 || r.top < page.top - 1 || r.bottom > page.bottom + 1)
-        problems.push(["cut by the page", name(el), [r.left, r.top, r.right, r.bottom]]);
+      const pieces = [...el.getClientRects()].filter((piece) => piece.width >= 1 && piece.height >= 1);
+      const here = pieces.filter((piece) => piece.right > page.left + 1 && piece.left < page.right - 1);
+      if (!here.length) continue;  // on another page
+      for (const piece of here)
+        if (piece.left < page.left - 1 || piece.right > page.right + 1 || piece.top < page.top - 1
+            || piece.bottom > page.bottom + 1)
+          problems.push(["cut by the page", name(el), [piece.left, piece.top, piece.right, piece.bottom]]);
+      if (pieces.length > 1) continue;  // its bounding box spans the columns: its pieces were checked
     }
     if (pager && pager.firstElementChild === el) continue;  // the columns, slid by a page at a time
     if (r.left < -1 || r.top < -1 || r.right > width + 1 || r.bottom > height + 1)
