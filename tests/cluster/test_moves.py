@@ -237,7 +237,7 @@ def _check_followed(name: str, pages: list[Phone], took: float) -> None:
     for phone in pages:
         steps = [step for step, _ in phone.trace]
         assert "rebuilt" in steps and "loaded" not in steps, (name, phone.label, steps)
-        assert phone.connected, phone.label
+        assert phone.connected, (name, phone.label, phone.server_disconnect, phone.trace[-8:])  # what dropped it
     assert took < FOLLOW_SECONDS, f"{name}: {took:.1f} s"
 
 
