@@ -147,13 +147,26 @@ async def _lobby(base: str, index: int) -> Phone:
     return host
 
 
+AGAIN_SECONDS = 1.5  # after a phone is back: how long a second close of its socket is waited for
+
+
 async def _follow(phone: Phone, give_up: float) -> float:
-    """The phone's socket closes; it reconnects as socket.io does (``Phone.recover``): when its page is back."""
+    """The phone's socket closes; it reconnects as socket.io does (``Phone.recover``): when its page is back. If its
+    transport closes once more right after (a room whose phones reached two processes is handed over once more:
+    its pages' transports close, not socket.io's disconnect), it reconnects again, as a browser's socket.io does by
+    itself; socket.io's disconnect, after which a browser never reconnects, still fails (``Phone.recover``)."""
     try:
         await asyncio.wait_for(phone.closed.wait(), timeout=max(1.0, give_up - time.time()))
     except TimeoutError:
         raise AssertionError(f"{phone.label}: its socket never closed (its room did not move)") from None
-    return await phone.recover(give_up)
+    back = await phone.recover(give_up)
+    while time.time() < give_up:
+        try:
+            await asyncio.wait_for(phone.closed.wait(), timeout=AGAIN_SECONDS)
+        except TimeoutError:
+            return back
+        back = await phone.recover(give_up)
+    return back
 
 
 async def _status(base: str, path: str) -> int:
