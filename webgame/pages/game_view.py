@@ -173,7 +173,7 @@ class GameView:
                       moderator_presence.moderator_gone(room)),
             "panel": {key: value for key, value in p.items() if key not in NOT_PANEL_KEYS},
             "status": (p["phase"], p.get("result_hold"), len(p.get("alive", [])), *(p.get(key) for key in STATUS_KEYS)),
-            "cover": (p["phase"], p.get("result_hold"), p.get("alive"), night.cover_kind(p)),
+            "cover": (night.cover_kind(p), p.get("alive")),
             "record": (RecordPart.news_key(p), p.get("alive"), p.get("roles"), p.get("fouls"), p.get("speaker"),
                        tuple(room.seats_connected()), p.get("moderator_actions"), room.is_host(self.page.token_hash),
                        room.notices.count),  # news, players, the host's controls
@@ -293,7 +293,7 @@ class GameView:
             return
         me = self.me
         d.own_seat(int(me["seat"]) if me is not None else 0)
-        key = ("cover", self.page.identity.language, kind, self.p.get("phase"), self.p.get("result_hold"))
+        key = ("cover", self.page.identity.language, kind)  # the phase and the hold are in the kind
         shared_parts.draw(d, self.page.room, key, lambda draft: self._public_cover(draft, kind))
 
     def _public_cover(self, d: Draft, kind: str) -> None:
