@@ -333,7 +333,7 @@ def run_one(kind: str, rooms: int, players: int, duration: float, think: float, 
     result["startup_s"] = round(server.start(), 2)
     time.sleep(1.0)
     result["rss_idle_mb"] = round(rss_mb(server.pid), 1)
-    if kind == "game" and os.environ.get("PYTHONTRACEMALLOC"):  # the baseline of the memory diff
+    if os.environ.get("PYTHONTRACEMALLOC"):  # the baseline of the memory diff (the floor has the route too)
         with contextlib.suppress(OSError, ValueError), \
                 urllib.request.urlopen(f"{server.base}/_bench/memory", timeout=30) as response:
             response.read()

@@ -100,6 +100,25 @@ async def test_the_padding_is_invisible_and_blank(create_user: Callable[[], User
             and first.parent_slot.parent is pad  # the column of the parts, never rebuilt: it carries the padding
 
 
+async def test_the_padding_is_sent_then_not_kept(create_user: Callable[[], User],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A night pick is answered padded (``pad_alone``); once that update has gone, the server holds no spaces."""
+    wire = Wire()
+    wire.install(monkeypatch)
+    table = await Table.seat(create_user, "uz", 6, 3)
+    await drain()
+    phone = table.phones[0]
+    page = next(s for s in table.room.subscribers if getattr(s, "client", None) is phone.user.client)
+    wire.mark_read(phone.client_id)
+    tap(phone.user, f"target-{1 if phone.viewer != 1 else 2}")
+    await drain()
+    sent = [m for m in wire.unread(phone.client_id) if m.type == "update"]
+    pads = [len(element["props"][evenness.PAD_PROP]) for m in sent for element in m.data.values()
+            if isinstance(element, dict) and evenness.PAD_PROP in element.get("props", {})]
+    assert pads and max(pads) > 1000, f"the pick's answer was not padded: {pads}"
+    assert page.pad is not None and page.pad.props[evenness.PAD_PROP] == "", "the padding is kept after its send"
+
+
 def test_the_server_does_not_compress_game_state(monkeypatch: pytest.MonkeyPatch) -> None:
     """``run()`` turns off the socket's per-message deflate and gzips only static files."""
     seen: dict[str, object] = {}

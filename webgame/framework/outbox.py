@@ -9,6 +9,9 @@ docs/PERFORMANCE.md). Each keeps the framework's behaviour exactly; ``install()`
   is changed after it was asked, by ``__signature__`` or ``__defaults__``, would be answered as before: none is).
 - ``Outbox.loop``: every page's loop woke once a second to find nothing to send (``_outbox_loop``), and
   looked every 0.1 s for its socket until it came (``_until_connected``).
+- ``forget_after_send(prop)``: a prop that matters only in the update that carries it (the padding's spaces,
+  ``webgame.pages.evenness``) is emptied once that update has gone: every phone kept its last padding, a few
+  kilobytes each, until the next change (issue 32: 3.6 KB a phone).
 """
 
 from __future__ import annotations
@@ -60,6 +63,26 @@ def install() -> None:
     Client.handle_handshake = _handle_handshake  # type: ignore[method-assign]
 
 
+_TRANSIENT: set[str] = set()  # props emptied once the update that carries them is sent (``forget_after_send``)
+
+
+def forget_after_send(prop: str) -> None:
+    """Empty ``prop`` of every element once an update carrying it has been sent. The value is serialized at the send
+    (the socket's packet is encoded before ``_emit`` returns), so the phone gets it whole; the server keeps ``""``
+    (set without the props' change handler: nothing more is queued). A replay after a reconnect (NiceGUI's message
+    history holds the element's live props) sends the empty value: what such a prop is for (the padding of one
+    change) is over by then."""
+    _TRANSIENT.add(prop)
+
+
+def _forget(elements: list[Any]) -> None:
+    for element in elements:
+        props = element._props  # noqa: SLF001 (a framework module: the one place that reaches inside)
+        for prop in _TRANSIENT:
+            if props.get(prop):
+                dict.__setitem__(props, prop, "")
+
+
 _CONNECTED = "_mafia_connected"  # an outbox's event: its page's socket has done its handshake
 
 
@@ -98,6 +121,7 @@ async def _outbox_loop(self: Outbox) -> None:
                 continue
             self._enqueue_event.clear()
             coros = []
+            sent: list[Any] = []  # the elements of this update (their transient props are emptied after it)
             if self.updates:
                 data = {element_id: None if element is deleted else element._to_dict()  # type: ignore[union-attr]
                         for element_id, element in self.updates.items()}
@@ -110,6 +134,8 @@ async def _outbox_loop(self: Outbox) -> None:
                         "components": [{"key": c.key, "tag": c.tag} for c in js_components]})))
                     self._loaded_components.update(c.name for c in js_components)
                 coros.append(self._emit((client.id, "update", data)))
+                if _TRANSIENT:
+                    sent = [element for element in self.updates.values() if not isinstance(element, Deleted)]
                 self.updates.clear()
             if self.messages:
                 for message in self.messages:
@@ -120,6 +146,8 @@ async def _outbox_loop(self: Outbox) -> None:
                     await coro
                 except Exception as e:  # noqa: BLE001 (as NiceGUI: the loop goes on)
                     core.app.handle_exception(e)
+            if sent:
+                _forget(sent)
         except asyncio.CancelledError:
             break
         except Exception as e:  # noqa: BLE001

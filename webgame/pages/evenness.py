@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import nicegui.json as nicegui_json
 from nicegui import Client, ui
 
-from webgame.framework import sent_updates
+from webgame.framework import outbox, sent_updates
 from webgame.framework.elements import element_dict, scripts_came_with_page
 from webgame.room.rooms import Change, Room, Stage
 
@@ -40,6 +40,9 @@ PAD_PROP = "data-pad"
 PANEL_BYTES, PANEL_BYTES_PER_SEAT = 6144, 640  # a night pick is answered with this many bytes (see answer_bytes)
 STEP_BYTES = 4096  # an answer bigger than its budget is padded to a multiple of this
 _QUIET = frozenset({Change.TICK})  # the countdown: the same label on every phone
+# The spaces matter only in the update that carries them: emptied once it is sent, not kept on every phone until
+# the next change (3.6 KB a phone at 960 phones, docs/PERFORMANCE.md).
+outbox.forget_after_send(PAD_PROP)
 
 
 def attach(page: RoomPage, carrier: ui.element) -> None:
