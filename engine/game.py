@@ -17,6 +17,7 @@ from engine.dealing import deal
 from engine.errors import RuleError, StaleAction
 from engine.i18n import N_
 from engine.options import OptionValue, resolve
+from engine.rng import packed_state
 from engine.roles import Role
 from engine.rulesets import RuleSet, ruleset
 from engine.state import Event, GameState, Phase
@@ -43,7 +44,7 @@ def new_game(rules: str, players: int, seed: int, options: Mapping[str, object] 
         if any(r not in rs.roles for r in dealt):
             raise RuleError(N_("A role in the seating does not belong to this rule set."))
     state = GameState(rules=rules, options=opts, seed=seed, roles=list(dealt), dealt=list(dealt),
-                      alive=[True] * count, rng_state=rng.getstate())
+                      alive=[True] * count, rng_state=packed_state(rng))
     state.phase = rs.first_phase
     rs.begin(state)
     state.step = state.opening_step = 1

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.actions import Action, NightAct
 from engine.options import OptionValue
+from engine.rng import PackedRng
 from engine.roles import Role
 
 
@@ -53,7 +54,7 @@ class GameState:
     roles: list[Role]  # index seat-1; current roles (turns and promotions applied)
     dealt: list[Role]
     alive: list[bool]
-    rng_state: tuple[Any, ...]
+    rng_state: PackedRng  # the game's random.Random state, packed (engine.rng): 2.5 KB, not 24 KB
     phase: Phase = Phase.NIGHT
     day: int = 1  # the night or day number
     step: int = 0  # bumps on every change of phase or speaker; a Deadline names the step it ends

@@ -3,12 +3,11 @@ and the voted-out kamikaze's pick among those who voted against him."""
 
 from __future__ import annotations
 
-import random
-
 from engine.actions import Action, KamikazePick, Ready, Vote
 from engine.common import check_seat, check_target, kill, set_phase
 from engine.errors import IllegalTarget, NotYourTurn
 from engine.i18n import N_
+from engine.rng import packed_state, restored
 from engine.roles import Role
 from engine.state import PUBLIC, GameState, Phase
 from engine.uz_night import promote_sergeant
@@ -90,10 +89,9 @@ def close_vote(state: GameState) -> bool:
     if len(leaders) == 1:
         eliminated = leaders[0]
     elif len(leaders) > 1 and state.options["tie_result"] == "random":
-        rng = random.Random()
-        rng.setstate(state.rng_state)
+        rng = restored(state.rng_state)
         eliminated = rng.choice(leaders)
-        state.rng_state = rng.getstate()
+        state.rng_state = packed_state(rng)
     state.emit("vote_result", PUBLIC, votes={str(v): t for v, t in sorted(state.votes.items())},
                eliminated=eliminated)
     if eliminated is None:
