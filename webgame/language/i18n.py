@@ -16,8 +16,9 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
 
-from babel import Locale, UnknownLocaleError, lists, numbers
 from babel.support import NullTranslations, Translations
+
+from webgame.language.locale_tables import TABLES
 
 LANGUAGES: dict[str, str] = {"uz": "O'zbekcha", "uk": "Українська", "ro": "Română", "ru": "Русский", "en": "English"}
 DEFAULT_LANGUAGE = "en"
@@ -36,11 +37,9 @@ class Translator:
     def __init__(self, language: str, translations: NullTranslations) -> None:
         self.language = language
         self._translations = translations
-        self._numbers: dict[float, str] = {}  # Babel's formatting is slow and pages format the same few numbers
-        try:
-            self.locale = Locale.parse(language)
-        except (UnknownLocaleError, ValueError):
-            self.locale = Locale.parse(DEFAULT_LANGUAGE)
+        self._numbers: dict[float, str] = {}  # pages format the same few numbers again and again
+        # Not Babel's Locale, whose data would hold 4 MB (issue 32); a language without a table writes English.
+        self.table = TABLES.get(language, TABLES[DEFAULT_LANGUAGE])
 
     def gettext(self, msgid: str) -> str:
         return self._translations.gettext(msgid)
@@ -56,7 +55,7 @@ class Translator:
         if text is None:
             if len(self._numbers) >= NUMBER_CACHE:
                 self._numbers.clear()
-            text = self._numbers[value] = numbers.format_decimal(value, locale=self.locale)
+            text = self._numbers[value] = self.table.number(value)
         return text
 
     def countdown(self, seconds: float) -> str:
@@ -70,10 +69,7 @@ class Translator:
 
     def join(self, items: Sequence[str] | Iterable[str]) -> str:
         """``a, b and c`` in this language."""
-        items = list(items)
-        if not items:
-            return ""
-        return lists.format_list(items, locale=self.locale)
+        return self.table.join(list(items))
 
 
 @cache
