@@ -92,3 +92,47 @@ async def test_a_tap_from_the_browser_reaches_the_part_it_was_sent_to(user: User
             break
         await asyncio.sleep(0.01)
     assert taps == ["second"]
+
+
+async def test_parts_share_one_frozen_empty_classes_and_style(user: User) -> None:
+    """Every part of every page shares one empty classes list and style (memory on every phone); a call that would
+    give one part a class raises instead of changing every part."""
+    screens: list[Screen] = []
+
+    @ui.page("/screen-classes")
+    def page() -> None:
+        screens.extend([Screen(lambda draft: draft.label("a")), Screen(lambda draft: draft.label("b"))])
+
+    await user.open("/screen-classes")
+    first, second = screens
+    assert first.classes is second.classes and first.style is second.style
+    assert first.props._renames is second.props._renames  # noqa: SLF001 (NiceGUI's table of renamed props, shared)
+    assert "class" not in first._to_dict() and "style" not in first._to_dict()  # noqa: SLF001
+    for change in (lambda: first.classes("text-red"), lambda: first.style("color: red"),
+                   lambda: first.classes.append("x"), lambda: first.style.update({"color": "red"})):
+        try:
+            change()
+        except TypeError:
+            continue
+        raise AssertionError("a part's classes or style changed")
+    assert list(second.classes) == [] and dict(second.style) == {}
+
+
+async def test_equal_models_drawn_in_one_change_are_one_string(user: User) -> None:
+    """The town's phones draw the same heading: one string held for all of them, not a copy on each phone."""
+    screens: list[Screen] = []
+    word = {"x": "Night 1"}
+
+    @ui.page("/screen-pool")
+    def page() -> None:
+        screens.extend(Screen(lambda draft: draft.label(word["x"])) for _ in range(3))
+
+    await user.open("/screen-pool")
+    word["x"] = "Day 1"
+    assert all(screen.draw() for screen in screens)  # one change redraws every page's part in one go
+    first, *others = screens
+    assert all(other.drawn_model is first.drawn_model for other in others)
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    from webgame.pages import screen as screen_module
+    assert screen_module._POOL == {}  # noqa: SLF001 (held no longer than the change that drew it)

@@ -12,10 +12,41 @@ every page). A subclass says what its model holds (``texts``, ``node_ids``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from nicegui import ui
+from nicegui.classes import Classes
 from nicegui.event_listener import EventListener
+from nicegui.style import Style
+
+
+def _refuse(*_args: Any, **_kwargs: Any) -> NoReturn:
+    raise TypeError("a model element has no classes or style of its own: its model draws its nodes with theirs")
+
+
+class _NoClasses(Classes):  # type: ignore[type-arg]
+    """The empty classes every model element shares: reading works, any change raises."""
+
+    append = extend = insert = remove = pop = clear = sort = reverse = _refuse
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+
+
+class _NoStyle(Style):  # type: ignore[type-arg]
+    """The empty style every model element shares: reading works, any change raises."""
+
+    pop = popitem = update = clear = setdefault = _refuse
+    __setitem__ = __delitem__ = __ior__ = _refuse
+
+
+class _Owner:
+    """What the shared pair names as its element (NiceGUI's classes and style hold their element weakly)."""
+
+
+_OWNER = _Owner()
+NO_CLASSES: Classes[Any] = _NoClasses([], element=_OWNER)
+NO_STYLE: Style[Any] = _NoStyle({}, element=_OWNER)
+_RENAMES = {"resource_path": "resource-path", "dynamic_resource_path": "dynamic-resource-path"}
+_WARNINGS: dict[str, str] = {}
 
 
 class ModelElement(ui.element):
@@ -24,6 +55,12 @@ class ModelElement(ui.element):
 
     def __init__(self, listener: EventListener | None, events: list[dict[str, Any]]) -> None:
         super().__init__()
+        self._classes, self._style = NO_CLASSES, NO_STYLE  # shared and frozen (see the module's docstring)
+        # The props' renames (NiceGUI's two deprecated names, the same for every element) and warnings (none: the
+        # model and the seat are set directly) shared too: two dicts on every part of every phone.
+        props = self._props
+        if props._renames == _RENAMES and not props._warnings:  # noqa: SLF001 (else a NiceGUI of other renames)
+            props._renames, props._warnings = _RENAMES, _WARNINGS  # noqa: SLF001
         self._props["model"] = "[]"
         if listener is not None:
             self._event_listeners[listener.id] = listener

@@ -16,6 +16,7 @@ them: ``tests/web/test_screen_keys.py``).
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import inspect
 import json
@@ -273,15 +274,15 @@ class Screen(ModelElement, component="screen.js"):
     def __init__(self, build: Callable[[Draft], None]) -> None:
         super().__init__(_TAP, _TAP_EVENTS)  # one listener shared by every part of every page (see _TAP)
         self.build = build
-        self.handlers: dict[str, Handler] = {}  # of the nodes drawn last (no id table: the model has the ids)
         self.draw()
 
     def draw(self) -> bool:
-        """Build the part; True if its model changed (``refresh`` then sends it to the browser)."""
+        """Build the part; True if its model changed (``refresh`` then sends it to the browser). The handlers of its
+        buttons are not kept (a dict and a function a button, on every part of every phone: memory): a tap builds
+        the part again to find its own (``tap``)."""
         draft = Draft()
         self.build(draft)
-        model = draft.model()
-        self.handlers = draft.handlers
+        model = _pooled(draft.model())
         seat_changed = self.set_plain_prop("seat", draft.seat)  # ``Draft.own_seat``: there only when set
         if model == self.drawn_model and not seat_changed:
             return False
@@ -294,9 +295,19 @@ class Screen(ModelElement, component="screen.js"):
         if self.draw():
             self.update()
 
+    @property
+    def handlers(self) -> dict[str, Handler]:
+        """The handlers of the part's buttons as it is now: built again (a part is drawn from its page's state at
+        every change, so this is what its last drawing holds, or what the drawing it is about to get will)."""
+        if self.is_deleted:
+            return {}
+        draft = Draft()
+        self.build(draft)
+        return draft.handlers
+
     async def tap(self, tid: str, value: Any = None) -> None:
         """What a tap on the node ``tid`` does (nothing for an unknown or disabled one): the handler of the part
-        as it was last drawn, so a tap on a part redrawn meanwhile means what its node means now."""
+        as it is now, so a tap on a part redrawn meanwhile means what its node means now."""
         handler = self.handlers.get(tid)
         if handler is None:
             return
@@ -337,6 +348,22 @@ _TAP = EventListener(element_id=-1, type="tap", args=None,  # type: ignore[arg-t
                      handler=_tap, js_handler=None, throttle=0.0, leading_events=True, trailing_events=True,
                      request=None)
 _TAP_EVENTS: list[dict[str, Any]] = [_TAP.to_dict()]
+
+
+_POOL: dict[str, str] = {}  # the models drawn in this turn of the event loop (``_pooled``)
+
+
+def _pooled(model: str) -> str:
+    """One string for equal models drawn in one turn of the loop: a room's change draws every page's parts in one go,
+    and the pages of one language and role often draw the same model (the heading, the news and the players of the
+    town's phones). Each page held its own copy until its next change; now they share one (memory on every phone).
+    The pool is emptied at the loop's next turn, so it holds no model longer than the change that drew it."""
+    if not _POOL:
+        try:
+            asyncio.get_running_loop().call_soon(_POOL.clear)
+        except RuntimeError:  # no loop (a plain call in a test): no pool
+            return model
+    return _POOL.setdefault(model, model)
 
 
 def _takes_value(handler: Handler) -> bool:
