@@ -60,7 +60,7 @@ async def test_a_phone_keeps_its_elements_from_the_lobby_through_the_game(create
     assert phone.client is not None
     screens = [e for e in phone.client.elements.values() if isinstance(e, Screen) and e.id not in chat_ids(phone)]
     assert len(screens) == 6  # the first (header and heading), the panel, its counts, its cover, the record, the chat
-    assert len(element_ids(phone) - chat_ids(phone)) == 11  # with the page's column and NiceGUI's own frame
+    assert len(element_ids(phone) - chat_ids(phone)) == 10  # in NiceGUI's own frame: no column of their own
     # The host's settings were inputs in his third part's slot: gone with the lobby.
     assert not has(host, "rules") and element_ids(host) - chat_ids(host) < host_inputs
 
