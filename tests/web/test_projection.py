@@ -252,3 +252,42 @@ async def test_a_chat_line_makes_no_view_again_and_only_its_readers_get_it(
     for token in viewers:
         assert projected(room, token).view is dawn[token].view
         assert [line.text for line in projected(room, token).chat][-1] == "good morning"
+
+
+async def test_the_panel_is_redrawn_exactly_when_its_part_of_the_view_changed(db: Path, fake_time: FakeTime) -> None:
+    """``PanelKey`` compares the view in place (no copy on every page): it finds a change exactly where comparing the
+    copies of the panel's part of the views did, over every state of a played game and for every seat."""
+    from engine.errors import RuleError
+    from webgame.pages.game_view import NOT_PANEL_KEYS, PanelKey
+
+    def copy(view: object) -> dict[str, object]:
+        return {key: value for key, value in dict(view).items() if key not in NOT_PANEL_KEYS}  # type: ignore[call-overload]
+
+    room, hashes = await seated_room(6)
+    state = room.state
+    assert state is not None
+    viewers = [seat_hash(room, seat) for seat in range(1, 7)] + [None]
+    before = {token: projected(room, token).view for token in viewers}
+    compared = changed = 0
+    rng = random.Random(5)
+    for _ in range(60):
+        if state.phase is Phase.ENDED:
+            break
+        for action in next_actions(state, Heuristic(rng, Memory())):
+            try:
+                await room.act(seat_hash(room, action.seat), action)
+                break
+            except RuleError:  # this seat has acted already: the next one
+                continue
+        else:  # a step that only the clock ends: the host's "End now"
+            await room.skip(seat_hash(room, 1), state.step)
+        for token in viewers:
+            now = projected(room, token).view
+            same = copy(now) == copy(before[token])
+            assert (PanelKey(now) == PanelKey(before[token])) is same
+            assert (PanelKey(now) != PanelKey(before[token])) is not same
+            compared, changed = compared + 1, changed + (not same)
+            before[token] = now
+    assert compared >= 50 and 0 < changed < compared  # both answers were checked
+    extra = {**before[None], "an extra key": 1}
+    assert PanelKey(extra) != PanelKey(before[None]) and PanelKey(before[None]) != PanelKey(extra)  # type: ignore[arg-type]

@@ -41,6 +41,36 @@ PART_OF_SECTION = {"title": "heading", "panel": "seats_or_panel", "status": "sta
 NO_VIEW = cast(ShownView, {})
 
 
+class PanelKey:
+    """The panel's key: the view without ``NOT_PANEL_KEYS``, compared in place. It was a copy of the view (a dict of
+    some thirty keys) made on every page at every change and kept by every page (memory on every phone)."""
+
+    __slots__ = ("view",)
+
+    def __init__(self, view: ShownView) -> None:
+        self.view = view
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PanelKey):
+            return NotImplemented
+        mine, theirs = self.view, other.view
+        if mine is theirs:
+            return True
+        count = 0
+        for key, value in mine.items():
+            if key in NOT_PANEL_KEYS:
+                continue
+            count += 1
+            if key not in theirs:
+                return False
+            other_value = theirs[key]  # type: ignore[literal-required]
+            if other_value is not value and other_value != value:
+                return False
+        return count == sum(1 for key in theirs if key not in NOT_PANEL_KEYS)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 class GameView:
     """One page's game screen: its projection, and what each of the page's parts draws of it."""
 
@@ -171,7 +201,7 @@ class GameView:
             "title": (p["phase"], p["day"], room.stage, room.deadline, room.paused_remaining, p.get("result_hold"),
                       (room.paused, p["step"]) if room.is_host(self.page.token_hash) else None, room.notices.count,
                       moderator_presence.moderator_gone(room)),
-            "panel": {key: value for key, value in p.items() if key not in NOT_PANEL_KEYS},
+            "panel": PanelKey(p),
             "status": (p["phase"], p.get("result_hold"), len(p.get("alive", [])), *(p.get(key) for key in STATUS_KEYS)),
             "cover": (night.cover_kind(p), p.get("alive")),
             "record": (RecordPart.news_key(p), p.get("alive"), p.get("roles"), p.get("fouls"), p.get("speaker"),
