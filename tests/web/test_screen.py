@@ -136,3 +136,33 @@ async def test_equal_models_drawn_in_one_change_are_one_string(user: User) -> No
     await asyncio.sleep(0)
     from webgame.pages import screen as screen_module
     assert screen_module._POOL == {}  # noqa: SLF001 (held no longer than the change that drew it)
+
+
+async def test_a_leaf_part_shares_an_empty_slot_until_something_is_put_in_it(user: User) -> None:
+    """A part with no element in it (the heading, the counts, the cover) shares one empty slot, one table of listeners
+    and no change handlers (memory on every phone); putting an element in a part gives it a slot of its own, and
+    nothing put in one part ever shows in another."""
+    screens: list[Screen] = []
+
+    @ui.page("/screen-slots")
+    def page() -> None:
+        screens.extend(Screen(lambda draft: draft.label("x")) for _ in range(3))
+        with screens[1]:
+            ui.label("inside the second part")
+
+    await user.open("/screen-slots")
+    first, second, third = screens
+    assert first.default_slot is third.default_slot and list(first.default_slot) == []
+    assert second.default_slot is not first.default_slot and len(list(second.default_slot)) == 1
+    assert first._event_listeners is second._event_listeners  # noqa: SLF001 (one table for the shared listener)
+    assert "children" not in first._to_dict() and len(second._to_dict()["children"]) == 1  # noqa: SLF001
+    for change in (lambda: first.default_slot.children.append(second), lambda: first.on("click", lambda: None),
+                   lambda: first.props._change_handlers.append((print, False))):  # noqa: SLF001
+        try:
+            change()
+        except TypeError:
+            continue
+        raise AssertionError("a shared table changed")
+    assert list(third.default_slot) == [] and set(third._event_listeners) == set(first._event_listeners)  # noqa: SLF001
+    first.delete()  # NiceGUI empties a deleted element's slots and listeners: the shared ones stay as they are
+    assert list(third.default_slot) == [] and third._event_listeners  # noqa: SLF001

@@ -14,14 +14,16 @@ from __future__ import annotations
 
 from typing import Any, NoReturn
 
-from nicegui import ui
+from nicegui import binding, ui
 from nicegui.classes import Classes
 from nicegui.event_listener import EventListener
+from nicegui.slot import Slot
 from nicegui.style import Style
 
 
 def _refuse(*_args: Any, **_kwargs: Any) -> NoReturn:
-    raise TypeError("a model element has no classes or style of its own: its model draws its nodes with theirs")
+    raise TypeError("a model element shares this with every other one (its classes, style, listeners, empty slot): "
+                    "it cannot change")
 
 
 class _NoClasses(Classes):  # type: ignore[type-arg]
@@ -49,6 +51,33 @@ _RENAMES = {"resource_path": "resource-path", "dynamic_resource_path": "dynamic-
 _WARNINGS: dict[str, str] = {}
 
 
+class _Frozen(list[Any]):
+    """An empty list that stays empty: the props' change handlers and observers, a leaf's children."""
+
+    append = extend = insert = __setitem__ = __iadd__ = __imul__ = _refuse
+
+    def clear(self) -> None:  # NiceGUI clears an element's slots when it is deleted or emptied: nothing to clear
+        pass
+
+
+class _FrozenTable(dict[Any, Any]):
+    """A table shared by many elements (the listeners of a kind of element, a leaf's slots): reading works, any
+    change raises."""
+
+    __setitem__ = __delitem__ = pop = popitem = update = setdefault = __ior__ = _refuse
+
+    def clear(self) -> None:  # NiceGUI clears a deleted element's listeners: the element drops its reference instead
+        pass
+
+
+_NO_HANDLERS: list[Any] = _Frozen()
+_LEAF_SLOT = Slot(_OWNER, "default")  # type: ignore[arg-type]
+_LEAF_SLOT.children = _Frozen()
+_LEAF_SLOTS: dict[str, Slot] = _FrozenTable(default=_LEAF_SLOT)
+_NO_LISTENERS: dict[str, EventListener] = _FrozenTable()
+_LISTENERS: dict[str, dict[str, EventListener]] = {}  # a listener's id -> the table every element of it shares
+
+
 class ModelElement(ui.element):
     """An element whose props are its ``model`` (a JSON string) and whose listener is ``listener`` (shared: its dict
     made once, ``events``)."""
@@ -62,9 +91,32 @@ class ModelElement(ui.element):
         if props._renames == _RENAMES and not props._warnings:  # noqa: SLF001 (else a NiceGUI of other renames)
             props._renames, props._warnings = _RENAMES, _WARNINGS  # noqa: SLF001
         self._props["model"] = "[]"
-        if listener is not None:
-            self._event_listeners[listener.id] = listener
+        props._change_handlers, props._observer_refs = _NO_HANDLERS, _NO_HANDLERS  # noqa: SLF001
+        self._event_listeners = _NO_LISTENERS if listener is None else _LISTENERS.setdefault(
+            listener.id, _FrozenTable({listener.id: listener}))
         self._events = events
+        self.slots, self.default_slot = _LEAF_SLOTS, _LEAF_SLOT  # its own when something is put in it (``_thaw``)
+        binding.bindable_properties.pop((id(self), ("visible",)), None)  # NiceGUI's marker of a bindable visibility:
+        # a binding to it (none is made) would be watched by NiceGUI's polling instead
+
+    def _thaw(self) -> None:
+        """A slot of its own, for elements put in this one."""
+        if self.slots is _LEAF_SLOTS:
+            self.slots = {}
+            self.default_slot = super().add_slot("default")
+
+    def add_slot(self, name: str, template: str | None = None) -> Slot:
+        self._thaw()
+        return super().add_slot(name, template)
+
+    def __enter__(self) -> ModelElement:
+        self._thaw()
+        super().__enter__()
+        return self
+
+    def _handle_delete(self) -> None:
+        self._event_listeners = _NO_LISTENERS
+        super()._handle_delete()
 
     @property
     def drawn_model(self) -> str:
@@ -90,7 +142,7 @@ class ModelElement(ui.element):
 
     def stop_listening(self) -> None:
         """No listener at all (an element never tapped): none is sent with it."""
-        self._event_listeners.clear()
+        self._event_listeners = _NO_LISTENERS
         self._events = []
 
     @property
