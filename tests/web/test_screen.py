@@ -106,7 +106,7 @@ async def test_parts_share_one_frozen_empty_classes_and_style(user: User) -> Non
     await user.open("/screen-classes")
     first, second = screens
     assert first.classes is second.classes and first.style is second.style
-    assert first.props._renames is second.props._renames  # noqa: SLF001 (NiceGUI's table of renamed props, shared)
+    assert not hasattr(first.props, "_element")  # a plain dict of props: no observable machinery on every part
     assert "class" not in first._to_dict() and "style" not in first._to_dict()  # noqa: SLF001
     for change in (lambda: first.classes("text-red"), lambda: first.style("color: red"),
                    lambda: first.classes.append("x"), lambda: first.style.update({"color": "red"})):
@@ -157,7 +157,7 @@ async def test_a_leaf_part_shares_an_empty_slot_until_something_is_put_in_it(use
     assert first._event_listeners is second._event_listeners  # noqa: SLF001 (one table for the shared listener)
     assert "children" not in first._to_dict() and len(second._to_dict()["children"]) == 1  # noqa: SLF001
     for change in (lambda: first.default_slot.children.append(second), lambda: first.on("click", lambda: None),
-                   lambda: first.props._change_handlers.append((print, False))):  # noqa: SLF001
+                   lambda: first.props("flat")):
         try:
             change()
         except TypeError:

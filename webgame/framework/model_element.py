@@ -47,8 +47,6 @@ class _Owner:
 _OWNER = _Owner()
 NO_CLASSES: Classes[Any] = _NoClasses([], element=_OWNER)
 NO_STYLE: Style[Any] = _NoStyle({}, element=_OWNER)
-_RENAMES = {"resource_path": "resource-path", "dynamic_resource_path": "dynamic-resource-path"}
-_WARNINGS: dict[str, str] = {}
 
 
 class _Frozen(list[Any]):
@@ -70,7 +68,19 @@ class _FrozenTable(dict[Any, Any]):
         pass
 
 
-_NO_HANDLERS: list[Any] = _Frozen()
+class _PlainProps(dict[str, Any]):
+    """A model element's props: a plain dict (its model and its seat, set directly and sent by the caller's
+    ``update``) instead of NiceGUI's observable one, with its change handler, its element's reference, its tables of
+    renamed props and warnings (400 bytes of every part of every phone). What NiceGUI reads of an element's props
+    works; its way of changing them (``element.props("...")``) raises."""
+
+    _suspend_count = 0  # NiceGUI's event handling asks whether the props' updates are suspended: never
+
+    def __call__(self, *_args: Any, **_kwargs: Any) -> NoReturn:
+        _refuse()
+
+    def add_rename(self, old: str, new: str) -> None:
+        """NiceGUI's deprecated prop names: none is set on a model element."""
 _LEAF_SLOT = Slot(_OWNER, "default")  # type: ignore[arg-type]
 _LEAF_SLOT.children = _Frozen()
 _LEAF_SLOTS: dict[str, Slot] = _FrozenTable(default=_LEAF_SLOT)
@@ -85,13 +95,8 @@ class ModelElement(ui.element):
     def __init__(self, listener: EventListener | None, events: list[dict[str, Any]]) -> None:
         super().__init__()
         self._classes, self._style = NO_CLASSES, NO_STYLE  # shared and frozen (see the module's docstring)
-        # The props' renames (NiceGUI's two deprecated names, the same for every element) and warnings (none: the
-        # model and the seat are set directly) shared too: two dicts on every part of every phone.
-        props = self._props
-        if props._renames == _RENAMES and not props._warnings:  # noqa: SLF001 (else a NiceGUI of other renames)
-            props._renames, props._warnings = _RENAMES, _WARNINGS  # noqa: SLF001
+        self._props = _PlainProps(self._props)  # type: ignore[assignment]  # its model and its seat, set directly
         self._props["model"] = "[]"
-        props._change_handlers, props._observer_refs = _NO_HANDLERS, _NO_HANDLERS  # noqa: SLF001
         self._event_listeners = _NO_LISTENERS if listener is None else _LISTENERS.setdefault(
             listener.id, _FrozenTable({listener.id: listener}))
         self._events = events
