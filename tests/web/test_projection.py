@@ -291,3 +291,34 @@ async def test_the_panel_is_redrawn_exactly_when_its_part_of_the_view_changed(db
     assert compared >= 50 and 0 < changed < compared  # both answers were checked
     extra = {**before[None], "an extra key": 1}
     assert PanelKey(extra) != PanelKey(before[None]) and PanelKey(before[None]) != PanelKey(extra)  # type: ignore[arg-type]
+
+
+async def test_the_seats_share_the_dated_events_they_read(db: Path, fake_time: FakeTime) -> None:
+    """An event every seat reads is one (day, phase, event) entry in every seat's projection, not one each (memory on
+    every phone); a seat reads only what it read before."""
+    room, _hashes = await seated_room(6)
+    state = room.state
+    assert state is not None
+    for _ in range(12):  # the mafia kills a civilian at the first night it may, the others pass; the days run out
+        if projected(room, None).events:
+            break
+        acted = False
+        for seat in state.living():
+            acts = [a for a in projected(room, seat_hash(room, seat)).view.get("actions", [])
+                    if a.get("type") == "night_act"]
+            kill = next((a for a in acts if a.get("act") == "kill"), None)
+            if kill is not None:
+                target = next(t for t in kill["targets"] if str(state.role(int(t))) == "civilian")
+                await room.act(seat_hash(room, seat), NightAct(seat, "kill", int(target)))
+            elif acts:
+                await room.act(seat_hash(room, seat), NightAct(seat, "pass"))
+            acted = acted or bool(acts)
+        if not acted:
+            await room.skip(seat_hash(room, 1), state.step)
+    views = [projected(room, seat_hash(room, seat)) for seat in range(1, 7)]
+    spectator = projected(room, None)
+    assert spectator.events, "no public event after the first night"
+    for projection in views:
+        assert [entry[2] for entry in projection.events] == projection.view["events"]
+        for entry in spectator.events:
+            assert any(mine is entry for mine in projection.events), "a public event's entry made again for a seat"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import cast
+from typing import Any, cast
 
 from engine import actions as engine_actions
 from engine.actions import Action, Deadline
@@ -53,6 +53,8 @@ class TableGame(GameClock):
         self.hold = ResultHold()  # the day's result held on the screens before the night (webgame.room.result_hold)
         self._public: PublicView | None = None
         self._kept: PublicView | None = None  # the public part made last (``kept_alike``)
+        self._dated_at: tuple[int, int, int] | None = None  # the state whose events ``_dated`` holds
+        self._dated_made: dict[int, tuple[int, str, Any]] = {}
 
     # ------------------------------------------------------------ who is who
 
@@ -116,9 +118,26 @@ class TableGame(GameClock):
         seat = viewer.seat if viewer.kind == "seat" else 0
         return Projection(
             game_id=self.game_id, view=shown, viewer_kind=viewer.kind, viewer_seat=seat,
-            events=[(int(event["day"]), str(event["phase"]), event) for event in shown["events"]],
+            events=self._dated(shown["events"]),
             chat=chat.readable(shown["chat"]["read"]), alive_seat=self.seat_alive(seat), seats=state.n,
         )
+
+    def _dated(self, events: list[Any]) -> list[tuple[int, str, Any]]:
+        """Each event with its day and phase, one tuple per event of this state for every viewer who reads it (the
+        engine shares its event dicts between viewers: the seats' projections share these too, not a tuple per event
+        on every seat)."""
+        state = self.state
+        now = (id(state), len(state.log) if state is not None else 0, state.step if state is not None else 0)
+        if self._dated_at != now:
+            self._dated_at, self._dated_made = now, {}
+        made = self._dated_made
+        dated = []
+        for event in events:
+            entry = made.get(id(event))
+            if entry is None or entry[2] is not event:
+                entry = made[id(event)] = (int(event["day"]), str(event["phase"]), event)
+            dated.append(entry)
+        return dated
 
     # ------------------------------------------------------------ a game's life
 
