@@ -322,3 +322,29 @@ async def test_the_seats_share_the_dated_events_they_read(db: Path, fake_time: F
         assert [entry[2] for entry in projection.events] == projection.view["events"]
         for entry in spectator.events:
             assert any(mine is entry for mine in projection.events), "a public event's entry made again for a seat"
+
+
+async def test_seats_that_see_the_same_hold_one_value_and_each_sees_the_engines_view(
+        db: Path, fake_time: FakeTime) -> None:
+    """The mafia's seats share one table of the roles they know and one of their chats; the town's seats share their
+    chats; any two equal values of the shared keys are one object; every seat's view still equals the engine's."""
+    from engine.view import view
+
+    room, _hashes = await seated_room(12)
+    state = room.state
+    assert state is not None
+    views = {seat: projected(room, seat_hash(room, seat)).view for seat in range(1, 13)}
+    mafia = [seat for seat in range(1, 13) if str(state.role(seat)) in ("mafia", "don")]
+    town = [seat for seat in range(1, 13) if str(state.role(seat)) == "civilian"]
+    assert len(mafia) >= 2 and len(town) >= 2
+    first, second = mafia[:2]
+    assert views[first]["roles"] is views[second]["roles"] and views[first]["chat"] is views[second]["chat"]
+    assert views[town[0]]["chat"] is views[town[1]]["chat"] and views[town[0]]["chat"] != views[first]["chat"]
+    for key in ("actions", "chat", "roles", "teams", "team_night"):  # equal values are one object, whoever holds them
+        for one in views.values():
+            for other in views.values():
+                if key in one and one[key] == other.get(key):  # type: ignore[literal-required]
+                    assert one[key] is other[key], key  # type: ignore[literal-required]
+    for seat, seen in views.items():
+        engine_view = view(state, Viewer.of_seat(seat))
+        assert {key: seen[key] for key in engine_view} == engine_view  # type: ignore[literal-required]

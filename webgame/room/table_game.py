@@ -38,6 +38,10 @@ log = logging.getLogger(__name__)
 
 __all__ = ["Stage", "TableGame"]
 
+# The keys of a seat's view whose values often equal another seat's (``TableGame._alike``); a seat's own ("me",
+# "viewer") never do.
+ALIKE_KEYS = ("actions", "chat", "roles", "teams", "team_night")
+
 
 class TableGame(GameClock):
     """A room's current game (none in the lobby): its stage, seating, engine state and clock, kept with the log."""
@@ -55,6 +59,8 @@ class TableGame(GameClock):
         self._kept: PublicView | None = None  # the public part made last (``kept_alike``)
         self._dated_at: tuple[int, int, int] | None = None  # the state whose events ``_dated`` holds
         self._dated_made: dict[int, tuple[int, str, Any]] = {}
+        self._alike_at: tuple[int, int, int] | None = None  # the state whose views' values ``_alike`` holds
+        self._alike_made: dict[str, list[Any]] = {}
 
     # ------------------------------------------------------------ who is who
 
@@ -111,7 +117,8 @@ class TableGame(GameClock):
         state = self.state
         if state is None or self.game_id is None:
             return None
-        seen = cast(ShownView, view(state, viewer, self.public()))  # a View is a ShownView without the room's keys
+        seen = cast(ShownView, self._alike(view(state, viewer, self.public())))  # a View is a ShownView without the
+        # room's keys
         shown = self.hold.view(seen, self.left())
         if acting_moderator and viewer.kind == "seat" and ruleset(state).fouls:
             shown = {**shown, "moderator_actions": view(state, MODERATOR, self.public())["actions"]}
@@ -122,12 +129,36 @@ class TableGame(GameClock):
             chat=chat.readable(shown["chat"]["read"]), alive_seat=self.seat_alive(seat), seats=state.n,
         )
 
+    def _alike(self, made: Any) -> Any:
+        """A seat's view whose values equal another view's of this state (``ALIKE_KEYS``: the mafia's roles, teams
+        and night, the chats one reads and writes, the town's one "pass" at night) hold that very value: one object
+        for the seats that see the same, not one on every seat (memory on every phone). The view was just made by
+        the engine for this call, so it is changed before anyone reads it; every value stays the engine's own."""
+        now = self._state_now()
+        if self._alike_at != now:
+            self._alike_at, self._alike_made = now, {}
+        for key in ALIKE_KEYS:
+            value = made.get(key)
+            if value is None:
+                continue
+            known = self._alike_made.setdefault(key, [])
+            for other in known:
+                if other is value or other == value:
+                    made[key] = other
+                    break
+            else:
+                known.append(value)
+        return made
+
+    def _state_now(self) -> tuple[int, int, int]:
+        state = self.state
+        return (id(state), len(state.log), state.step) if state is not None else (0, 0, 0)
+
     def _dated(self, events: list[Any]) -> list[tuple[int, str, Any]]:
         """Each event with its day and phase, one tuple per event of this state for every viewer who reads it (the
         engine shares its event dicts between viewers: the seats' projections share these too, not a tuple per event
         on every seat)."""
-        state = self.state
-        now = (id(state), len(state.log) if state is not None else 0, state.step if state is not None else 0)
+        now = self._state_now()
         if self._dated_at != now:
             self._dated_at, self._dated_made = now, {}
         made = self._dated_made
