@@ -361,6 +361,10 @@ def run_one(kind: str, rooms: int, players: int, duration: float, think: float, 
             peak = max(peak, rss_mb(server.pid))
         stats_list = pool.ask("pause", timeout=120)
         elapsed = time.time() - t0
+        if os.environ.get("BENCH_MEMORY_AFTER"):  # what the memory is made of after the play too (PYTHONTRACEMALLOC)
+            with contextlib.suppress(OSError, ValueError), \
+                    urllib.request.urlopen(f"{server.base}/_bench/memory", timeout=60) as response:
+                result["memory_after"] = json.loads(response.read())
         cpu1, gen1, (busy1, total1) = cpu_seconds(server.pid), pool.cpu(), machine_busy()
         merged: dict[str, Any] = {"all_ms": [], "each_ms": [], "own_ms": [], "error_text": [], "slow": []}
         counted: dict[str, list[int]] = {}

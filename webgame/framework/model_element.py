@@ -97,8 +97,13 @@ class ModelElement(ui.element):
         self._classes, self._style = NO_CLASSES, NO_STYLE  # shared and frozen (see the module's docstring)
         self._props = _PlainProps(self._props)  # type: ignore[assignment]  # its model and its seat, set directly
         self._props["model"] = "[]"
-        self._event_listeners = _NO_LISTENERS if listener is None else _LISTENERS.setdefault(
-            listener.id, _FrozenTable({listener.id: listener}))
+        if listener is None:
+            self._event_listeners = _NO_LISTENERS
+        else:
+            listeners = _LISTENERS.get(listener.id)
+            if listeners is None:
+                listeners = _LISTENERS[listener.id] = _FrozenTable({listener.id: listener})
+            self._event_listeners = listeners
         self._events = events
         self.slots, self.default_slot = _LEAF_SLOTS, _LEAF_SLOT  # its own when something is put in it (``_thaw``)
         binding.bindable_properties.pop((id(self), ("visible",)), None)  # NiceGUI's marker of a bindable visibility:
