@@ -91,7 +91,7 @@ async def test_the_padding_is_invisible_and_blank(create_user: Callable[[], User
         assert phone.user.client is not None
         pads = [e for e in phone.user.client.elements.values() if evenness.PAD_PROP in e.props]
         assert len(pads) == 1
-        pad = pads[0]  # the page's column: the padding is a data attribute, which the browser never shows
+        pad = pads[0]  # NiceGUI's content element: the padding is a data attribute, which the browser never shows
         assert evenness.PAD_PROP.startswith("data-") and not pad._to_dict().get("text")
         assert set(str(pad.props[evenness.PAD_PROP])) <= {" "}
         page = next(s for s in table.room.subscribers if getattr(s, "client", None) is phone.user.client)

@@ -7,7 +7,8 @@ something is padded to the size of the largest one of its group (the living, the
 nothing to send gets a message of that size too: one message each, same bytes, same moment.
 
 The padding is an attribute (``PAD_PROP`` filled with spaces) of one element of the page that is never
-rebuilt (the page's column), outside the rebuilt parts.
+rebuilt (NiceGUI's content element, which holds the parts), outside the rebuilt parts; emptied once the update that
+carries it has gone (``webgame.framework.outbox.forget_after_send``).
 It works on the exact bytes NiceGUI serializes, so the transport must not compress them: the app turns
 off the websocket's per-message deflate and the gzip of page HTML (``webgame.app``), otherwise padding
 would be squeezed away and the compressed sizes would differ again.
