@@ -72,3 +72,13 @@ async def test_an_element_changed_after_the_measure_is_sent_as_it_is(user: User,
     texts = sorted(element["text"] for element in update.values())
     assert texts == ["changed 0 ", "changed 2 éé", "changed again"]  # not the measured "changed 1 é"
     assert measured != len(nicegui_json.dumps(update).encode())
+
+
+def test_the_measure_counts_the_bytes_nicegui_sends_in_every_script() -> None:
+    """Counted from orjson's bytes (no string made and encoded again): the same length as NiceGUI's text encoded,
+    for Cyrillic, Uzbek's apostrophes, emoji and the padding's spaces."""
+    from nicegui.json import dumps
+
+    for data in ({"5": {"props": {"model": "Ніч 1 · Мафія", "data-pad": " " * 300}}}, {"7": None},
+                 {"1": {"props": {"model": "Oʻyinchi 🌙 \"quoted\" \\ back\nline"}, "children": [2, 3]}}):
+        assert sent_updates.json_bytes(data) == len(dumps(data).encode())

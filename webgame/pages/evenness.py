@@ -25,7 +25,6 @@ import weakref
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-import nicegui.json as nicegui_json
 from nicegui import Client, ui
 
 from webgame.framework import outbox, sent_updates
@@ -140,7 +139,7 @@ def tree_bytes(elements: Iterable[Any], skip: Any = None) -> int:
         data = element_dict(element)
         if element is skip:
             data = {**data, "props": {**data.get("props", {}), PAD_PROP: ""}}
-        total += len(nicegui_json.dumps(data).encode())
+        total += sent_updates.json_bytes(data)
     return total
 
 

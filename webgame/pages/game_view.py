@@ -85,8 +85,24 @@ class GameView:
         # words and grid the ``cover`` part in its ``cover`` slot), the news and the players in
         # ``settings_or_record``, the chat in ``start_or_chat`` (``PART_OF_SECTION``).
         self.game_id: int | None = None
-        self.record_part = RecordPart(self)  # the ``settings_or_record`` part: news, the role's help, the players
-        self.chat_part = ChatPart(self)  # the ``start_or_chat`` part: the chat
+        self._record_part: RecordPart | None = None  # made when first drawn (``record_part``)
+        self._chat_part: ChatPart | None = None
+
+    @property
+    def record_part(self) -> RecordPart:
+        """The ``settings_or_record`` part: news, the role's help, the players. Made when a page first draws it: the
+        view a shared part is built from (``_public``, at every change) never does, and each part and its view hold
+        each other (a cycle for the collector at every change, before)."""
+        if self._record_part is None:
+            self._record_part = RecordPart(self)
+        return self._record_part
+
+    @property
+    def chat_part(self) -> ChatPart:
+        """The ``start_or_chat`` part: the chat (made when first drawn, as ``record_part``)."""
+        if self._chat_part is None:
+            self._chat_part = ChatPart(self)
+        return self._chat_part
 
     # ------------------------------------------------------------ helpers for the phase modules
 
