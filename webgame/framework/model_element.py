@@ -81,6 +81,8 @@ class _PlainProps(dict[str, Any]):
 
     def add_rename(self, old: str, new: str) -> None:
         """NiceGUI's deprecated prop names: none is set on a model element."""
+
+
 _LEAF_SLOT = Slot(_OWNER, "default")  # type: ignore[arg-type]
 _LEAF_SLOT.children = _Frozen()
 _LEAF_SLOTS: dict[str, Slot] = _FrozenTable(default=_LEAF_SLOT)

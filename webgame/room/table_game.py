@@ -41,6 +41,7 @@ __all__ = ["Stage", "TableGame"]
 # The keys of a seat's view whose values often equal another seat's (``TableGame._alike``); a seat's own ("me",
 # "viewer") never do.
 ALIKE_KEYS = ("actions", "chat", "roles", "teams", "team_night")
+Dated = dict[int, tuple[int, str, Any]]  # id(an event of the engine's) -> (its day, its phase, the event)
 
 
 class TableGame(GameClock):
@@ -57,10 +58,8 @@ class TableGame(GameClock):
         self.hold = ResultHold()  # the day's result held on the screens before the night (webgame.room.result_hold)
         self._public: PublicView | None = None
         self._kept: PublicView | None = None  # the public part made last (``kept_alike``)
-        self._dated_at: tuple[int, int, int] | None = None  # the state whose events ``_dated`` holds
-        self._dated_made: dict[int, tuple[int, str, Any]] = {}
-        self._alike_at: tuple[int, int, int] | None = None  # the state whose views' values ``_alike`` holds
-        self._alike_made: dict[str, list[Any]] = {}
+        # What the viewers of one state share (``_shared``): that state, its dated events, its views' alike values.
+        self._shared_of: tuple[tuple[int, int, int], Dated, dict[str, list[Any]]] | None = None
 
     # ------------------------------------------------------------ who is who
 
@@ -134,14 +133,12 @@ class TableGame(GameClock):
         and night, the chats one reads and writes, the town's one "pass" at night) hold that very value: one object
         for the seats that see the same, not one on every seat (memory on every phone). The view was just made by
         the engine for this call, so it is changed before anyone reads it; every value stays the engine's own."""
-        now = self._state_now()
-        if self._alike_at != now:
-            self._alike_at, self._alike_made = now, {}
+        alike = self._shared()[1]
         for key in ALIKE_KEYS:
             value = made.get(key)
             if value is None:
                 continue
-            known = self._alike_made.setdefault(key, [])
+            known = alike.setdefault(key, [])
             for other in known:
                 if other is value or other == value:
                     made[key] = other
@@ -150,18 +147,19 @@ class TableGame(GameClock):
                 known.append(value)
         return made
 
-    def _state_now(self) -> tuple[int, int, int]:
+    def _shared(self) -> tuple[Dated, dict[str, list[Any]]]:
+        """The dated events and the alike values of the present state (new ones from its first viewer on)."""
         state = self.state
-        return (id(state), len(state.log), state.step) if state is not None else (0, 0, 0)
+        now = (id(state), len(state.log), state.step) if state is not None else (0, 0, 0)
+        if self._shared_of is None or self._shared_of[0] != now:
+            self._shared_of = (now, {}, {})
+        return self._shared_of[1], self._shared_of[2]
 
     def _dated(self, events: list[Any]) -> list[tuple[int, str, Any]]:
         """Each event with its day and phase, one tuple per event of this state for every viewer who reads it (the
         engine shares its event dicts between viewers: the seats' projections share these too, not a tuple per event
         on every seat)."""
-        now = self._state_now()
-        if self._dated_at != now:
-            self._dated_at, self._dated_made = now, {}
-        made = self._dated_made
+        made = self._shared()[0]
         dated = []
         for event in events:
             entry = made.get(id(event))
