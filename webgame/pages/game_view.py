@@ -22,6 +22,8 @@ from webgame.pages.screen import Draft
 from webgame.room import moderator_presence
 from webgame.room.chat import ChatLine
 from webgame.room.projection import Projection, ShownView
+from webgame.room.rooms import Room
+from webgame.room.seating import SeatInfo
 
 if TYPE_CHECKING:
     from webgame.language.i18n import Translator
@@ -39,6 +41,12 @@ PART_OF_SECTION = {"title": "heading", "panel": "seats_or_panel", "status": "sta
 # A page's view before its first projection and without a game: no key at all, so only ``.get`` finds anything in it
 # (the parts are drawn only from a projection's view: ``GameView.prepare``).
 NO_VIEW = cast(ShownView, {})
+# Each room's seat labels ("3. Aziz", "5. Bot (bot)") per language, for the seating of its present game: a table's
+# names and bot marks are fixed for a game (a new game brings a new ``seating`` list; no ``SeatInfo`` is changed), and
+# every page of the room wrote the same dozen labels again at every redraw of a grid, the players or the news (issue 32:
+# a tenth of the pages' work per change).
+_LABELS: weakref.WeakKeyDictionary[Room, tuple[list[SeatInfo], dict[tuple[str, int], str]]] = (
+    weakref.WeakKeyDictionary())
 
 
 class PanelKey:
@@ -111,7 +119,18 @@ class GameView:
         return self.page.t
 
     def name_of(self, seat: int) -> str:
-        return wording.seat_label(self.page.t, seat, self.page.room.name_of(seat), self.page.room.seat_is_bot(seat))
+        """The seat's number and name in this page's language, made once per game and language for every page of the
+        room (``_LABELS``)."""
+        page = self.page
+        room, key = page.room, (page.identity.language, seat)
+        seating = room.seating
+        held = _LABELS.get(room)
+        if held is None or held[0] is not seating:
+            held = _LABELS[room] = (seating, {})
+        label = held[1].get(key)
+        if label is None:
+            label = held[1][key] = wording.seat_label(page.t, seat, room.name_of(seat), room.seat_is_bot(seat))
+        return label
 
     @property
     def me(self) -> Me | None:
@@ -213,16 +232,15 @@ class GameView:
         """What each section of the screen is built from, all of it from this viewer's projection (or the
         room's public presence dots): a section is rebuilt only when its key changes."""
         room = self.page.room
+        host = room.is_host(self.page.token_hash)
+        clock, presence = room_keys(room)
         return {
-            "title": (p["phase"], p["day"], room.stage, room.deadline, room.paused_remaining, p.get("result_hold"),
-                      (room.paused, p["step"]) if room.is_host(self.page.token_hash) else None, room.notices.count,
-                      moderator_presence.moderator_gone(room)),
+            "title": (p["phase"], p["day"], clock, p.get("result_hold"), (room.paused, p["step"]) if host else None),
             "panel": PanelKey(p),
             "status": (p["phase"], p.get("result_hold"), len(p.get("alive", [])), *(p.get(key) for key in STATUS_KEYS)),
             "cover": (night.cover_kind(p), p.get("alive")),
             "record": (RecordPart.news_key(p), p.get("alive"), p.get("roles"), p.get("fouls"), p.get("speaker"),
-                       tuple(room.seats_connected()), p.get("moderator_actions"), room.is_host(self.page.token_hash),
-                       room.notices.count),  # news, players, the host's controls
+                       presence, p.get("moderator_actions"), host),  # news, players, the host's controls
 
             "chat": ((p.get("chat") or {}).get("read"), (p.get("chat") or {}).get("write")),
         }
@@ -376,6 +394,27 @@ class GameView:
 
     def chat_added(self, line: ChatLine) -> None:
         self.chat_part.added(line)
+
+
+RoomKeys = tuple[tuple[Any, ...], tuple[Any, ...]]
+_ROOM_KEYS: weakref.WeakKeyDictionary[Room, tuple[int, RoomKeys]] = weakref.WeakKeyDictionary()
+
+
+def room_keys(room: Room) -> RoomKeys:
+    """What the section keys read of the room beyond the viewer's projection, the same for every page: the clock
+    (the stage, the deadline, the pause, the notices, the moderator gone) and who is online (the notices too). Read
+    once per telling of the pages (``Audience.telling``: nothing changes while they draw), fresh outside one (a
+    page's first draw)."""
+    telling = room.audience.telling
+    held = _ROOM_KEYS.get(room)
+    if telling is not None and held is not None and held[0] == telling:
+        return held[1]
+    notices = room.notices.count
+    keys = ((room.stage, room.deadline, room.paused_remaining, notices, moderator_presence.moderator_gone(room)),
+            (tuple(room.seats_connected()), notices))
+    if telling is not None:
+        _ROOM_KEYS[room] = (telling, keys)
+    return keys
 
 
 def heading_notes(view: GameView, d: Draft) -> None:

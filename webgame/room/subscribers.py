@@ -65,6 +65,10 @@ class Audience(Generic[OwnerT]):
         self.shown_second: int | None = None  # the countdown's whole second the pages were last told of
         self.presence_due: asyncio.Task[None] | None = None  # telling the pages who is online, shortly
         self.presence_told = -PRESENCE_BUSY  # time.monotonic() when the pages were last told who is online
+        # Which telling of the pages is under way (``notify``), None between two: what is the room's alike for every
+        # page may be read once per telling (``webgame.pages.game_view``), since nothing changes while the pages draw.
+        self.telling: int | None = None
+        self._told = 0
 
     def subscribe(self, page: Subscriber) -> None:
         self.pages.append(page)
@@ -74,11 +78,16 @@ class Audience(Generic[OwnerT]):
             self.pages.remove(page)
 
     def notify(self, what: Change) -> None:
-        for page in list(self.pages):
-            try:
-                page.room_changed(what)
-            except Exception:  # one broken page must not stop the others
-                log.exception("room %s: a page failed to render", self.code)
+        self._told += 1
+        self.telling = self._told
+        try:
+            for page in list(self.pages):
+                try:
+                    page.room_changed(what)
+                except Exception:  # one broken page must not stop the others
+                    log.exception("room %s: a page failed to render", self.code)
+        finally:
+            self.telling = None
         self.after_notify(what)
 
     def notify_chat(self, line: ChatLine) -> None:
