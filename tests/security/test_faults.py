@@ -214,13 +214,15 @@ async def test_a_sigkilled_process_keeps_every_accepted_action(isolated_data: Pa
     accepted: dict[int, dict[str, Any]] = {}
     kills = 0
     ended = False
-    while not ended:  # KILLS kills, then a child that plays the game to its end: how many actions a game takes
+    # KILLS kills, then a child that plays the game to its end: how many actions a game takes depends on where the
+    # kills fell (the restarted bots play on differently), and twelve kills of 2-12 actions could end before it did.
+    while not ended:
         child = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "tests.security.crash_child", "7", cwd=ROOT, env=env,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
         assert child.stdin is not None and child.stdout is not None
-        target = rng.randint(2, 12) if kills < KILLS else None  # depends on where the kills fell (the restarted
-        seen = 0  # bots play on differently), and twelve kills of 2-12 actions could end before the game did
+        target = rng.randint(2, 12) if kills < KILLS else None
+        seen = 0
         while True:
             line = (await asyncio.wait_for(child.stdout.readline(), timeout=60)).decode()
             if not line or line.startswith("ended"):

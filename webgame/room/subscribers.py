@@ -65,8 +65,8 @@ class Audience(Generic[OwnerT]):
         self.shown_second: int | None = None  # the countdown's whole second the pages were last told of
         self.presence_due: asyncio.Task[None] | None = None  # telling the pages who is online, shortly
         self.presence_told = -PRESENCE_BUSY  # time.monotonic() when the pages were last told who is online
-        # Which telling of the pages is under way (``notify``), None between two: what is the room's alike for every
-        # page may be read once per telling (``webgame.pages.game_view``), since nothing changes while the pages draw.
+        # Which telling of the pages is under way (``notify``), None between two: what every page reads alike of the
+        # room may be read once per telling (``webgame.pages.game_view.room_keys``): nothing changes while they draw.
         self.telling: int | None = None
         self._told = 0
 
