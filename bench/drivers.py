@@ -65,7 +65,7 @@ def in_game(phone: Phone) -> bool:
 class Stats:
     all_ms: list[float] = field(default_factory=list)  # tap -> every affected screen, one per action
     each_ms: list[float] = field(default_factory=list)  # tap -> one screen
-    own_ms: list[float] = field(default_factory=list)  # a target pick -> the tapper's own screen
+    own_ms: list[float] = field(default_factory=list)  # the night act toggle -> the tapper's own screen
     actions: int = 0
     bot_actions: int = 0  # the server's bots acted (counted from the log, not measured)
     polls: int = 0  # /_bench/steps requests while waiting for the bots (server CPU the bench itself costs)
@@ -362,23 +362,10 @@ class GameRoom(Room):
                               timeout=HOLD_TIMEOUT)
 
     async def pick(self, phone: Phone, key: str, then: Callable[[], str | None]) -> None:
-        """A selection tap that only re-renders the tapper's own panel; done when ``then`` (the next button)
-        is on the screen. Another update may come first (the room's presence news, a bot's move): like a
-        person, the phone waits for its own answer."""
-        node = phone.node(key)
-        if node is not None and not node.get("o") and then() is not None:
-            return  # already the selected target (filled, not outlined): the same model, nothing would be sent
-        start = time.perf_counter()
+        """A player picked in a grid: in the browser alone (screen.js), nothing is sent; ``then`` (the grid's button)
+        is enabled at once."""
         await phone.click(key)
-        deadline, seen = start + EFFECT_TIMEOUT, start
-        while True:
-            moment = await phone.first_update_after(seen, max(0.0, deadline - time.perf_counter()))
-            if moment is None:
-                raise TimeoutError(f"{phone.label}: no re-render after a pick")
-            if then() is not None:
-                break
-            seen = moment
-        self.stats.own_ms.append((moment - start) * 1000)
+        _need(then(), "the grid's button after a pick")
 
     async def choose_act(self, phone: Phone, act: str) -> None:
         """The night's act toggle (shown when a seat has more than one act): tap the act's option if another
@@ -402,13 +389,16 @@ class GameRoom(Room):
                 return
             start = time.perf_counter()
             await phone.type_into(toggle, wanted)
-        if await phone.first_update_after(start, EFFECT_TIMEOUT) is None:
+        moment = await phone.first_update_after(start, EFFECT_TIMEOUT)
+        if moment is None:
             raise TimeoutError(f"{phone.label}: no re-render after the act toggle")
+        self.stats.own_ms.append((moment - start) * 1000)
 
     def target(self, phone: Phone, seat: int | None) -> str:
+        """A player in a grid picked in the browser (``pick``), else a button of his name (the kamikaze's)."""
         assert self.state is not None
         name = self.seat_names[seat] if seat else ""
-        return _need(phone.button(contains=name), f"target button {name}")
+        return _need(phone.pick_key(name) or phone.button(contains=name), f"target button {name}")
 
     async def prepare(self, phone: Phone, action: Action) -> str:
         """Every tap before the last one; returns the id of the last button to tap."""

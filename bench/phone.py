@@ -157,6 +157,7 @@ class Phone:
         self.jar: aiohttp.CookieJar | None = None  # another phone's cookies: a second tab of the same browser
         self.delays = SOCKET_IO_DELAYS  # (first, at most) seconds between reconnect attempts, as the page says
         self.trace: list[tuple[str, float]] = []  # the last recovery's steps (time.time()): where a storm's time goes
+        self.picks: dict[str, int] = {}  # the browser's pick (screen.js): group -> seat, never sent until its button
 
     # ------------------------------------------------------------ HTTP
 
@@ -442,7 +443,29 @@ class Phone:
                 continue
             for node in self.screen_nodes(key) or ():
                 if node.get("t") == "button" and not node.get("d") and isinstance(node.get("id"), str) \
-                        and _matches(node.get("x"), label, contains):
+                        and _matches(self._label(node), label, contains):
+                    return f"{key}{SCREEN_KEY}{node['id']}"
+        return None
+
+    def _label(self, node: Node) -> str | None:
+        """A button's label as screen.js draws it: a grid's button (``g``) is disabled until its group has a pick
+        (None: not matched) and names the picked seat in place of ``{number}``."""
+        text = node.get("x")
+        group = node.get("g")
+        if group is None or not isinstance(text, str):
+            return text
+        seat = self.picks.get(group)
+        return None if seat is None else text.replace("{number}", str(seat))
+
+    def pick_key(self, contains: str) -> str | None:
+        """The key ``ELEMENT#TID`` of the first enabled player of a grid (``pick``) whose label holds ``contains``."""
+        for key, element in self.elements.items():
+            model = (element.get("props") or {}).get("model")
+            if not isinstance(model, str) or not _may_hold(model, contains):
+                continue
+            for node in self.screen_nodes(key) or ():
+                if node.get("t") == "pick" and not node.get("d") and isinstance(node.get("x"), str) \
+                        and contains in node["x"]:
                     return f"{key}{SCREEN_KEY}{node['id']}"
         return None
 
@@ -496,11 +519,17 @@ class Phone:
         raise LookupError(f"{self.label}: element {key} has no {kind} listener")
 
     async def click(self, key: str) -> None:
-        """Tap a q-btn (its ``click`` listener) or a button of a screen part (``ELEMENT#TID``)."""
-        if SCREEN_KEY in key:
-            await self.tap(key, None)
-        else:
+        """Tap a q-btn (its ``click`` listener) or a button of a screen part (``ELEMENT#TID``). As screen.js: a grid's
+        player (``pick``) is picked here and nothing is sent; a grid's button sends the pick."""
+        if SCREEN_KEY not in key:
             await self.fire(key, "click", [])
+            return
+        node = self.node(key) or {}
+        group = node.get("g")
+        if node.get("t") == "pick" and isinstance(group, str):
+            self.picks = {group: int(node["v"])}
+            return
+        await self.tap(key, self.picks.get(group) if isinstance(group, str) else None)
 
     async def tap(self, key: str, value: Any) -> None:
         """A tap on the screen node ``ELEMENT#TID``, as ``screen.js`` emits it: one argument, {id, value}."""

@@ -2,13 +2,14 @@
 
 A friend on the table's Wi-Fi sees the size and timing of every (encrypted) message. test_secrecy.py compares
 what every living player's phone receives when someone else acts or writes; here each phone taps itself:
-picking a target at night and showing or hiding its role card must be answered with the same number of
-bytes whatever the role. And since compression would undo the padding that makes sizes equal, the app must
+a pick at night is answered with nothing (it is the browser's), its Confirm and the act switch with the same
+number of bytes whatever the role. And since compression would undo the padding that makes sizes equal, the app must
 not compress what carries game state (pages, socket messages) while static files stay gzipped.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 import pytest
@@ -23,7 +24,7 @@ from webgame import app as web_app
 from webgame.browser import transport
 from webgame.pages import evenness
 
-from ..web.helpers import tap
+from ..web.helpers import node, screen_with, tap
 from .conftest import FakeTime
 from .stats import STATS
 from .table import Table, drain
@@ -57,18 +58,45 @@ async def test_own_taps_are_answered_alike_for_every_role(create_user: Callable[
     assert state.phase is Phase.NIGHT
     roles = [str(role) for role in state.roles]
     await drain()
-    picks: dict[str, int] = {}
+    # A pick is the browser's alone (screen.js): the server has nothing to answer to one, whatever the role; a tab
+    # that sends one anyway (an old or a hostile page) is answered with nothing, on its phone or any other.
     for index, phone in enumerate(table.phones):
-        user = phone.user
         mark_all(wire, table)
-        target = 1 if phone.viewer != 1 else 2
-        tap(user, f"target-{target}")
+        target = f"target-{1 if phone.viewer != 1 else 2}"
+        screen = screen_with(phone.user, target)
+        assert screen is not None, f"seat {phone.viewer} has no grid to pick from"
+        assert node(phone.user, target) == {**(node(phone.user, target) or {}), "t": "pick"}
+        with screen:
+            await screen.tap(target, None)
         await drain()
-        own, others = answers(wire, table, index)
-        assert others == 0, f"another phone heard seat {phone.viewer}'s pick"
-        picks[f"{phone.viewer}={roles[index]}"] = own
+        assert answers(wire, table, index) == (0, 0), f"seat {phone.viewer}'s pick was answered"
         STATS.add("own taps compared", 1)
-    assert max(picks.values()) - min(picks.values()) <= TOLERANCE, f"a pick's answer tells the role: {picks}"
+
+    # Confirm: every living phone hears of it with the same bytes, the tapper's own answer (his panel says his
+    # choice is made) as big as every other phone's (a count changed).
+    confirms: dict[str, int] = {}
+    for index, phone in enumerate(table.phones[:-1]):  # the last one's Confirm ends the night: another test's
+        mark_all(wire, table)
+        view = table.room.projection(phone.token_hash)
+        assert view is not None
+        acts = [a for a in view.view["actions"] if a["type"] == "night_act" and a["act"] != "pass"]
+        toggle = node(phone.user, "night-act")
+        assert toggle is None or toggle["v"] == acts[0]["act"]  # the first act is the one shown
+        before = len(state.log)
+        tap(phone.user, f"target-{acts[0]['targets'][0]}")
+        tap(phone.user, "confirm")
+        for _ in range(500):  # the room applies in place, writes the log, then tells the pages
+            if len(state.log) > before and not table.room.lock.locked():
+                break
+            await asyncio.sleep(0.002)
+        await drain()
+        assert len(state.log) == before + 1, f"seat {phone.viewer}'s Confirm was not taken"
+        own, _others = answers(wire, table, index)
+        sizes = [sum(m.size for m in wire.unread(other.client_id) if m.type == "update") for other in table.phones]
+        assert max(sizes) - min(sizes) <= TOLERANCE, f"seat {phone.viewer}'s Confirm was heard unevenly: {sizes}"
+        confirms[f"{phone.viewer}={roles[index]}"] = own
+        STATS.add("own taps compared", 1)
+    assert max(confirms.values()) - min(confirms.values()) <= TOLERANCE, f"a Confirm tells the role: {confirms}"
 
     # A phone that slept and loads the page again at night: its first HTML weighs the same whatever the role
     # (compared between phones of one language: the language changes the page's own texts).
@@ -102,20 +130,25 @@ async def test_the_padding_is_invisible_and_blank(create_user: Callable[[], User
 
 async def test_the_padding_is_sent_then_not_kept(create_user: Callable[[], User],
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    """A night pick is answered padded (``pad_alone``); once that update has gone, the server holds no spaces."""
+    """The night's act switch (a seat with two acts) is answered padded (``pad_alone``); once that update has gone,
+    the server holds no spaces."""
     wire = Wire()
     wire.install(monkeypatch)
-    table = await Table.seat(create_user, "uz", 6, 3)
+    table = await Table.seat(create_user, "uz", 12, 7)
     await drain()
-    phone = table.phones[0]
+    phone = next((p for p in table.phones if node(p.user, "night-act") is not None), None)
+    assert phone is not None, "no seat has two acts to switch between"
+    toggle = node(phone.user, "night-act")
+    assert toggle is not None
+    other = next(value for value, _label in toggle["opts"] if value != toggle["v"])
     page = next(s for s in table.room.subscribers if getattr(s, "client", None) is phone.user.client)
     wire.mark_read(phone.client_id)
-    tap(phone.user, f"target-{1 if phone.viewer != 1 else 2}")
+    tap(phone.user, "night-act", other)
     await drain()
     sent = [m for m in wire.unread(phone.client_id) if m.type == "update"]
     pads = [len(element["props"][evenness.PAD_PROP]) for m in sent for element in m.data.values()
             if isinstance(element, dict) and evenness.PAD_PROP in element.get("props", {})]
-    assert pads and max(pads) > 1000, f"the pick's answer was not padded: {pads}"
+    assert pads and max(pads) > 1000, f"the switch's answer was not padded: {pads}"
     assert page.pad is not None and page.pad.props[evenness.PAD_PROP] == "", "the padding is kept after its send"
 
 

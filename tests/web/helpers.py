@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -72,12 +73,51 @@ def screen_with(user: User, marker: str, enabled_only: bool = True) -> Screen | 
     return None
 
 
+# Each simulated browser's pick (screen.js: a player tapped in a grid is picked in the browser, nothing is sent; the
+# grid's button sends him as its tap's value): user -> {group: seat}.
+_PICKS: weakref.WeakKeyDictionary[User, dict[str, int]] = weakref.WeakKeyDictionary()
+
+
+def picked(user: User, group: str) -> int | None:
+    """The player this simulated browser picked in ``group`` (``Draft.pick``), or None."""
+    return _PICKS.get(user, {}).get(group)
+
+
+def browser_tap(user: User, screen: Screen, marker: str, value: Any) -> tuple[bool, Any]:
+    """What screen.js does with a tap on ``marker``: a grid's player is picked in the browser alone (False: nothing
+    is sent); the grid's button sends the pick as its value (it is disabled until there is one)."""
+    item = _find_node(json.loads(screen.props["model"]), marker)
+    if item is not None and item.get("t") == "pick":
+        _PICKS[user] = {str(item["g"]): int(item["v"])}
+        return False, None
+    if item is not None and item.get("t") == "button" and "g" in item:
+        seat = picked(user, str(item["g"]))
+        if seat is None:
+            raise AssertionError(f"{marker} is disabled: nobody is picked in {item['g']}")
+        return True, seat
+    return True, value
+
+
+def _find_node(nodes: list[dict[str, Any]], marker: str) -> dict[str, Any] | None:
+    for item in nodes:
+        if item.get("id") == marker:
+            return item
+        found = _find_node(item.get("k", []), marker)
+        if found is not None:
+            return found
+    return None
+
+
 def tap(user: User, marker: str, value: Any = None) -> None:
-    """A tap on a node of the game screen, as the browser sends it (handled in the background, like a click)."""
+    """A tap on a node of the game screen, as the browser sends it (handled in the background, like a click); a
+    pick in a grid stays in the simulated browser, as in screen.js (``browser_tap``)."""
     screen = screen_with(user, marker)
     if screen is None:
         raise AssertionError(f"nothing to tap: {marker}")
     assert user.client is not None
+    send, value = browser_tap(user, screen, marker, value)
+    if not send:
+        return
 
     async def tapped() -> None:
         with screen:  # as NiceGUI runs an element's handler: in the element's slot (``ui.navigate`` finds its page)
@@ -92,17 +132,7 @@ def node(user: User, marker: str) -> dict[str, Any] | None:
     screen = screen_with(user, marker, enabled_only=False)
     if screen is None:
         return None
-
-    def walk(nodes: list[dict[str, Any]]) -> dict[str, Any] | None:
-        for item in nodes:
-            if item.get("id") == marker:
-                return item
-            found = walk(item.get("k", []))
-            if found is not None:
-                return found
-        return None
-
-    return walk(json.loads(screen.props["model"]))
+    return _find_node(json.loads(screen.props["model"]), marker)
 
 
 def has(user: User, marker: str) -> bool:
@@ -180,7 +210,9 @@ async def click_when_enabled(user: User, marker: str) -> None:
     await wait_for(ready)
     screen = screen_with(user, marker)
     if screen is not None:
-        await screen.tap(marker)
+        send, value = browser_tap(user, screen, marker, None)
+        if send:
+            await screen.tap(marker, value)
         return
     user.find(marker=marker).click()
 

@@ -82,45 +82,27 @@ def _vote(view: GameView, d: Draft, buttons: list[Callable[[], None]]) -> None:
     if action is not None and me is not None:
         seat = int(me["seat"])
         targets = [int(t) for t in action.get("targets", [])]
-        choice = view.pending()
-        choice.act = "vote"
         if p["rules"] == "uz":
             d.label(_("Vote for the player to eliminate, or abstain."), "text-lg")
             shown = [int(s) for s in p.get("alive", [])]
         else:
             d.label(_("Vote for one of the nominees."), "text-lg")
             shown = [int(s) for s in p.get("candidates", [])]
-
-        def pick(target: int) -> None:
-            choice.target = target
-            view.page.seats_or_panel.refresh()
-
-        view.target_grid(d, shown, targets, choice.target, pick, mark="vote")
-        chosen = choice.target if choice.target in targets else None
-        if chosen is not None:
-            d.label(_("You chose {name}.").format(name=view.name_of(int(chosen))), tid="chosen")
-        else:
-            d.label(_("Tap a player, then confirm."), "mafia-muted")
+        group = view.pick_group("vote")
+        view.pick_grid(d, group, shown, targets, mark="vote")  # picked in the browser; Confirm sends the pick
+        d.chosen(_("You chose {name}."), group, "chosen", before=_("Tap a player, then confirm."))
 
         def bar() -> None:
             if action.get("none"):
                 d.button(_("Abstain"), lambda: view.send(Vote(seat, None)), "abstain", cls="mafia-target",
                          outline=True)
-            if chosen is not None:
-                target = int(chosen)
-                d.button(_("Confirm"), lambda: view.send(Vote(seat, target)), "confirm", cls="mafia-target",
-                         icon="check")
-            else:
-                d.button(_("Confirm"), _nothing, "confirm-off", cls="mafia-target", icon="check", enabled=False)
+            d.button(_("Confirm"), lambda target: view.send_pick(target, lambda picked: Vote(seat, picked)),
+                     "confirm", cls="mafia-target", icon="check", group=group)
 
         buttons.append(bar)
     elif me is not None and me["alive"]:
         d.label(_("Your vote is cast."), "text-lg", "voted")
     d.slot()  # tally()
-
-
-def _nothing() -> None:
-    """Confirm before a pick: drawn disabled, so the bar keeps its shape."""
 
 
 def tally(view: GameView, d: Draft) -> None:
@@ -186,20 +168,12 @@ def _speech(view: GameView, d: Draft, buttons: list[Callable[[], None]]) -> None
     nominate = view.action("nominate")
     if nominate is not None:
         targets = [int(t) for t in nominate.get("targets", [])]
-        choice = view.pending()
-        choice.act = "nominate"
         d.label(_("You may nominate one player for the vote."), "text-lg")
-
-        def pick(target: int) -> None:
-            choice.target = target
-            view.page.seats_or_panel.refresh()
-
-        view.target_grid(d, [int(s) for s in p.get("alive", [])], targets, choice.target, pick, mark="nominate")
-        if choice.target in targets:
-            target = int(choice.target)
-            buttons.append(lambda: d.button(_("Nominate {number}").format(number=_.number(target)),
-                                            lambda: view.send(Nominate(seat, target)), "confirm", cls="mafia-target",
-                                            icon="gavel"))
+        group = view.pick_group("nominate")
+        view.pick_grid(d, group, [int(s) for s in p.get("alive", [])], targets, mark="nominate")
+        # Drawn once a player is picked, with his number (the browser's, as the pick).
+        buttons.append(lambda: d.button(_("Nominate {number}"), lambda target: view.send_pick(
+            target, lambda picked: Nominate(seat, picked)), "confirm", cls="mafia-target", icon="gavel", group=group))
     if view.action("end_speech"):
         buttons.append(lambda: d.button(_("End my speech"), lambda: view.send(EndSpeech(seat)), "end-speech",
                                         cls="mafia-target", icon="stop"))

@@ -4,7 +4,9 @@ A friend on the table's Wi-Fi cannot read the (TLS) messages, but he can see how
 leave. When the mafia's phones get a bigger update than the town's at every night tap (their night card,
 their chat), he knows the mafia. So after every change of a room, every seat's page that is waiting to send
 something is padded to the size of the largest one of its group (the living, the dead), and a page with
-nothing to send gets a message of that size too: one message each, same bytes, same moment.
+nothing to send gets a message of that size too: one message each, same bytes, same moment. At night that size
+is rounded up to a whole ``STEP_BYTES``: every phone gets the same bytes at a Confirm, and a mafia player's Confirm
+(his team's card changes) must weigh what a townsman's does (a count changes).
 
 The padding is an attribute (``PAD_PROP`` filled with spaces) of one element of the page that is never
 rebuilt (NiceGUI's content element, which holds the parts), outside the rebuilt parts; emptied once the update that
@@ -86,12 +88,16 @@ def even_out(room: Room, what: Change | None = None) -> None:
         group = group_of(page)
         if group is not None:
             groups.setdefault(group, []).append(page)
+    night = what is Change.STATE and room.at_night()  # a move at night (a chat line there tells its team anyway)
     for pages in groups.values():
         if len(pages) > 1:
-            _pad_to_largest(pages)
+            _pad_to_largest(pages, night)
 
 
-def _pad_to_largest(pages: list[Any]) -> None:
+def _pad_to_largest(pages: list[Any], night: bool = False) -> None:
+    """Pad the pages' pending updates to the largest; at night to a whole number of ``STEP_BYTES`` too: a Confirm of
+    the mafia's changes their card (a bigger largest update for everyone) and the town's only a count, so the size
+    of what every phone gets at the moment one player taps would tell which team he is on."""
     if not any(page.client.outbox.updates for page in pages):
         return  # nothing to send to anyone (a presence change no page shows): no pad-only message either
     sizes = []
@@ -99,6 +105,8 @@ def _pad_to_largest(pages: list[Any]) -> None:
         _set_pad(page, 0)
         sizes.append(pending_bytes(page.client))
     largest = max(sizes)
+    if night:
+        largest = -(-largest // STEP_BYTES) * STEP_BYTES
     for page, size in zip(pages, sizes, strict=True):
         _set_pad(page, largest - size)
 

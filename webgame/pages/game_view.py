@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from engine.actions import Action
 from engine.view_types import Me, Offer
+from webgame.errors import Refusal
+from webgame.language.i18n import N_
 from webgame.pages import components, day, moving, night, outcome, shared_parts, wording
 from webgame.pages.chat_part import ChatPart
 from webgame.pages.moderator import moderator_night
@@ -41,6 +43,7 @@ PART_OF_SECTION = {"title": "heading", "panel": "seats_or_panel", "status": "sta
 # A page's view before its first projection and without a game: no key at all, so only ``.get`` finds anything in it
 # (the parts are drawn only from a projection's view: ``GameView.prepare``).
 NO_VIEW = cast(ShownView, {})
+PICK_FIRST = N_("Tap a player, then confirm.")  # a grid's button tapped with no player picked (a hostile tab)
 # Each room's seat labels ("3. Aziz", "5. Bot (bot)") per language, for the seating of its present game: a table's
 # names and bot marks are fixed for a game (a new game brings a new ``seating`` list; no ``SeatInfo`` is changed), and
 # every page of the room wrote the same dozen labels again at every redraw of a grid, the players or the news (issue 32:
@@ -157,6 +160,25 @@ class GameView:
             return False
         finally:
             page.busy = False
+
+    async def send_pick(self, value: object, make: Callable[[int], Action]) -> bool:
+        """The tap of a grid's button (``Draft.button(group=...)``): its value is the player the browser picked
+        (``pick_grid``); anything but a seat number is refused with what to do, and nothing is sent."""
+        if not isinstance(value, int) or isinstance(value, bool):
+            components.refuse(self.page.t, Refusal(PICK_FIRST))
+            return False
+        return await self.send(make(value))
+
+    def pick_grid(self, d: Draft, group: str, seats: list[int], enabled: list[int], mark: str = "target") -> None:
+        """Living players as big buttons, picked in the browser (``Draft.pick``): the same grid for every role,
+        only the enabled ones differ; the group's button sends the pick. A name is one line, cut with an ellipsis."""
+        with d.div(self.grid_class()):
+            for seat in seats:
+                d.pick(self.name_of(seat), group, seat, f"{mark}-{seat}", "mafia-target", enabled=seat in enabled)
+
+    def pick_group(self, mark: str, index: int = 0) -> str:
+        """The group of a grid at this step (``Draft.pick``): ``index``, the act among a seat's acts at night."""
+        return f"{mark}-{self.p.get('step', -1)}-{index}"
 
     def grid_class(self) -> str:
         """Two names a row; three on a big table, so that thirty fit a small phone's first screen."""

@@ -4,7 +4,8 @@ Covered (the default, ``Draft.covered``), every living player's phone shows the 
 names (all alike but his own, which the table knows), and the same button to reveal: a neighbour's glance
 tells nothing. Revealed (``Draft.revealed``, a tap on that button, in the browser only), it shows the
 verb of his role, the legal targets, his pick and Confirm; a civilian's "suspect" pick goes through the same
-motions, so watching hands tells nothing either. The mafia team's card and chat are revealed only too.
+motions, so watching hands tells nothing either. The mafia team's card and chat are revealed only too. A pick is
+the browser's alone (``Draft.pick``): it sends nothing; Confirm sends the picked player.
 
 The covered words and the grid are a part of their own (``cover``: the page's ``cover`` part, in the panel's
 ``cover`` slot), built once per change of the room for every phone of a kind from the spectator's projection
@@ -21,6 +22,8 @@ from webgame.pages import evenness, wording
 from webgame.pages.news import day_result
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable
+
     from webgame.pages.page_protocols import GameScreen as GameView
     from webgame.pages.screen import Draft
     from webgame.room.projection import ShownView
@@ -134,8 +137,14 @@ def _current(view: GameView, acts: list[Offer]) -> Offer:
     choice = view.pending()
     names = [str(a["act"]) for a in acts]
     if choice.act not in names:
-        choice.act, choice.target = names[0], None
+        choice.act = names[0]
     return next(a for a in acts if a["act"] == choice.act)
+
+
+def _group(view: GameView, acts: list[Offer]) -> str:
+    """The pick group of the act being chosen: each act of a seat picks on its own (a switch starts with none)."""
+    current = _current(view, acts)
+    return view.pick_group("target", acts.index(current))
 
 
 def _choose(view: GameView, d: Draft, acts: list[Offer]) -> None:
@@ -145,16 +154,11 @@ def _choose(view: GameView, d: Draft, acts: list[Offer]) -> None:
     names = [str(a["act"]) for a in acts]
     targets = [int(t) for t in current.get("targets", [])]
 
-    def pick(seat: int) -> None:
-        choice.target = seat
-        view.page.seats_or_panel.refresh()
-        evenness.pad_alone(view.page, evenness.answer_bytes(view.page))  # the same answer for every role
-
     def switch(value: object) -> None:
         if isinstance(value, str) and value in names:
-            choice.act, choice.target = value, None
+            choice.act = value
         view.page.seats_or_panel.refresh()
-        evenness.pad_alone(view.page, evenness.answer_bytes(view.page))
+        evenness.pad_alone(view.page, evenness.answer_bytes(view.page))  # the same answer for every role
 
     def note(value: object) -> None:
         choice.note = bool(value)
@@ -167,11 +171,11 @@ def _choose(view: GameView, d: Draft, acts: list[Offer]) -> None:
     if current.get("allowed") is False and isinstance(reason, str):  # the uz commissar's shot on night 1
         d.label(_(reason), "text-lg mafia-refused", "night-refused")
         return
-    view.target_grid(d, [int(s) for s in p.get("alive", [])], targets, choice.target, pick)
+    group = _group(view, acts)
+    view.pick_grid(d, group, [int(s) for s in p.get("alive", [])], targets)  # picked in the browser
     if current.get("note"):
         d.switch(_("Leave a note with tonight's result"), choice.note, note, "note")
-    if choice.target is not None and choice.target in targets:
-        d.label(_("You chose {name}.").format(name=view.name_of(choice.target)), tid="chosen")
+    d.chosen(_("You chose {name}."), group, "chosen")
 
 
 def _bar(view: GameView, d: Draft) -> None:
@@ -190,14 +194,17 @@ def _bar(view: GameView, d: Draft) -> None:
                  covers=True)
         choice = view.pending()
         current = _current(view, acts)
-        targets = [int(t) for t in current.get("targets", [])]
-        if choice.target is not None and choice.target in targets:
-            target, act, may_note = choice.target, choice.act, bool(current.get("note"))
-            # The note switch changes ``choice.note`` without a redraw: read it when Confirm is tapped.
-            d.button(_("Confirm"), lambda: view.send(NightAct(seat, act, target, bool(choice.note and may_note))),
-                     "confirm", cls="mafia-target", icon="check", covers=True)
-        else:
+        if current.get("allowed") is False:
             d.button(_("Confirm"), _nothing, "confirm-off", cls="mafia-target", icon="check", enabled=False)
+            return
+        act, may_note = choice.act, bool(current.get("note"))
+
+        def confirm(target: object) -> Awaitable[bool]:
+            # The note switch changes ``choice.note`` without a redraw: read it when Confirm is tapped.
+            return view.send_pick(target, lambda picked: NightAct(seat, act, picked, bool(choice.note and may_note)))
+
+        d.button(_("Confirm"), confirm, "confirm", cls="mafia-target", icon="check", covers=True,
+                 group=_group(view, acts))
 
 
 def _nothing() -> None:

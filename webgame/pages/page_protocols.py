@@ -27,10 +27,11 @@ if TYPE_CHECKING:
 
 @dataclass(slots=True)
 class PendingChoice:
-    """A pick made on this phone and not confirmed yet, at one step: a seat's own pick (``RoomPage.choice``, kept
-    per room and seat, so that a reload or a second tab shows it), or the foul a player who holds a gone
-    moderator's controls is about to give (``game_view``: his seat keeps its own pick). Kept across redraws of the
-    step, emptied when the step changes (``at``)."""
+    """What this phone chose at one step and has not confirmed yet, kept on the server: a seat's act among his
+    night acts and his note switch (``RoomPage.choice``, kept per room and seat, so that a reload or a second tab
+    shows them), or the moderator's foul pick (``target``) and question (``act``), also for a player who holds a
+    gone moderator's controls (``game_view``: his seat keeps its own). A seat's own pick of a player is the browser's
+    (``Draft.pick``). Kept across redraws of the step, emptied when the step changes (``at``)."""
 
     step: int = -1
     act: str = ""
@@ -101,6 +102,12 @@ class GameScreen(Protocol):
     def target_grid(self, d: Draft, seats: list[int], enabled: list[int], selected: int | None,
                     on_pick: Callable[[int], Any], mark: str = "target",
                     notes: dict[int, str] | None = None) -> None: ...
+
+    async def send_pick(self, value: object, make: Callable[[int], Action]) -> bool: ...
+
+    def pick_grid(self, d: Draft, group: str, seats: list[int], enabled: list[int], mark: str = "target") -> None: ...
+
+    def pick_group(self, mark: str, index: int = 0) -> str: ...
 
     def grid_class(self) -> str: ...
 

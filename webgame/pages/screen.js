@@ -93,6 +93,25 @@ window.addEventListener("mafia-net", (event) => {
   flush();
 });
 
+// Picks: the player tapped in a grid before the grid's button (Confirm, Nominate) sends him. Kept in the browser
+// alone (issue 32: every pick was a message to the server and a padded redraw of the panel as its answer), shared by
+// every part of the page, and across a reload of this tab (sessionStorage: a phone that slept too long). A pick's
+// group names its grid and step (Draft.pick): a new step has a new group, so no pick of an older one shows or goes.
+const pickStore = "mafia-pick:" + location.pathname;
+const picks = reactive(savedPick());
+function savedPick() {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(pickStore) || "null");
+    if (saved && typeof saved.g === "string" && Number.isInteger(saved.v)) return { [saved.g]: saved.v };
+  } catch (error) { /* no storage (a private window), or not ours: no pick */ }
+  return {};
+}
+function setPick(group, seat) {
+  for (const other of Object.keys(picks)) if (other !== group) delete picks[other];
+  picks[group] = seat;
+  try { sessionStorage.setItem(pickStore, JSON.stringify({ g: group, v: seat })); } catch (error) { /* kept here */ }
+}
+
 export default {
   // `seat`: this page's own seat (0: none), beside the model and never in it (a model may be one string shared by
   // every phone of the room, webgame/pages/shared_parts.py): the tile of that seat is marked here, in the browser.
@@ -112,6 +131,18 @@ export default {
       } catch (error) {
         return [];
       }
+    },
+    pickable() {
+      // The grids of this part: group -> the seats a player may pick -> their labels.
+      const found = {};
+      const walk = (nodes) => {
+        for (const node of nodes) {
+          if (node.t === "pick" && !node.d) (found[node.g] = found[node.g] || {})[node.v] = node.x;
+          if (node.k) walk(node.k);
+        }
+      };
+      walk(this.nodes);
+      return found;
     },
   },
   watch: {
@@ -255,6 +286,13 @@ export default {
       const badge = document.getElementById("mafia-offline");
       if (badge && netWord("waiting")) badge.textContent = netWord("offline") + " · " + netWord("waiting");
     },
+    picked(group) {
+      // The seat picked in `group`, if he may still be picked (a grid of this part offers him), else null.
+      const seat = picks[group];
+      if (seat === undefined) return null;
+      const seats = this.pickable[group];
+      return !seats || seat in seats ? seat : null;
+    },
     kids(node, q) {
       return (node.k || []).map((child, index) => this.draw(child, index, q));
     },
@@ -283,22 +321,43 @@ export default {
               ...(id ? { "onUpdate:modelValue": (opened) => this.tap(id, !!opened) } : {}) },
             () => h("div", { class: "nicegui-expansion-content" }, this.kids(node, q)),
           );
-        case "button":
+        case "button": {
+          // A grid's button ("g") sends the grid's pick: disabled until there is one, or not drawn when its text
+          // names it ("{number}").
+          const seat = node.g ? this.picked(node.g) : null;
+          const waits = !!node.g && seat === null;
+          if (waits && node.x.includes("{number}")) return null;
           return h(
             q.btn,
             {
               key, class: cls + (this.pending[id] ? " mafia-waiting" : ""),
               "aria-busy": this.pending[id] ? "true" : undefined,
-              label: node.x, icon: node.i, color: node.col || "primary", outline: !!node.o,
-              noCaps: !!node.n, flat: !!node.f, dense: !!node.f, round: !!node.f, disable: !!node.d,
-              "data-testid": id, "aria-label": node.a,
+              label: seat === null ? node.x : node.x.replace("{number}", () => String(seat)), icon: node.i,
+              color: node.col || "primary", outline: !!node.o, noCaps: !!node.n, flat: !!node.f, dense: !!node.f,
+              round: !!node.f, disable: !!node.d || waits, "data-testid": waits ? id + "-off" : id,
+              "aria-label": node.a,
               onClick: () => {
-                this.tap(id);
+                this.tap(id, node.g ? seat : undefined);
                 if (node.h) arm(afterChoiceMs());
               },
             },
             node.tip ? () => h(q.tooltip, null, () => node.tip) : undefined,
           );
+        }
+        case "pick": {
+          // A player in a grid: picked here, nothing is sent (the grid's button sends him).
+          const on = !node.d && picks[node.g] === node.v;
+          return h(q.btn, {
+            key, class: cls, label: node.x, color: "primary", outline: !on, noCaps: true, disable: !!node.d,
+            "data-testid": id, "aria-pressed": on ? "true" : "false", onClick: () => setPick(node.g, node.v),
+          });
+        }
+        case "chosen": {
+          const seat = this.picked(node.g);
+          const name = seat === null ? undefined : (this.pickable[node.g] || {})[seat];
+          if (name !== undefined) return h("div", { key, class: cls, "data-testid": id }, node.x.replace("{name}", () => name));
+          return node.y ? h("div", { key, class: "mafia-muted" }, node.y) : null;
+        }
         case "link":
           return h(q.btn, {
             key, class: "mafia-target w-full " + cls, label: node.x, icon: node.i, color: "primary", outline: true,

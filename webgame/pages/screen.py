@@ -68,11 +68,15 @@ class Draft:
     def button(self, text: str, on: Handler, tid: str, cls: str = "", icon: str | None = None,
                outline: bool = False, enabled: bool = True, no_caps: bool = False,
                aria_label: str | None = None, flat: bool = False, color: str | None = None,
-               tip: str | None = None, covers: bool = False) -> None:
+               tip: str | None = None, covers: bool = False, group: str | None = None) -> None:
         """A q-btn (primary colour unless ``color``, filled unless ``outline``; ``flat``: a small round icon
         button) that calls ``on()`` when tapped; ``tip`` is its tooltip (and its accessible name); ``covers``:
-        the screen covers itself again shortly after the tap (a confirmed secret choice)."""
+        the screen covers itself again shortly after the tap (a confirmed secret choice). ``group``: the button
+        sends the pick of that group (``pick``), ``on(seat)``; the browser draws it disabled (id ``<tid>-off``) until
+        a player is picked, or, when ``text`` names the pick (``{number}``, his seat), not at all."""
         node: Node = {"t": "button", "x": text}
+        if group is not None:
+            node["g"] = group
         if covers:
             node["h"] = 1
         if cls:
@@ -185,6 +189,27 @@ class Draft:
         node: Node = {"t": "tile", "x": text}
         if dead:
             node["dd"] = 1
+        self._add(node, tid)
+
+    def pick(self, text: str, group: str, seat: int, tid: str, cls: str = "", enabled: bool = True) -> None:
+        """A player in a grid of ``group``, picked in the browser alone: a pick sends nothing and gets no answer
+        (issue 32: it was a message and a padded redraw of the panel); the pick is filled, the others outlined, and
+        the group's button (``button(group=...)``) sends it. A group names its step, so a new step has no pick."""
+        node: Node = {"t": "pick", "x": text, "g": group, "v": int(seat)}
+        if cls:
+            node["c"] = cls
+        if not enabled:
+            node["d"] = 1
+        self._add(node, tid)
+
+    def chosen(self, text: str, group: str, tid: str, before: str = "", cls: str = "") -> None:
+        """The line under a pick grid, drawn in the browser: ``text`` with ``{name}`` the picked player's label once
+        one of ``group`` is picked, else ``before`` (muted; nothing when empty)."""
+        node: Node = {"t": "chosen", "x": text, "g": group}
+        if before:
+            node["y"] = before
+        if cls:
+            node["c"] = cls
         self._add(node, tid)
 
     def own_seat(self, seat: int) -> None:

@@ -43,6 +43,8 @@ NODE_KINDS: Final[dict[str, str]] = {  # the value of a node's "t" -> what the b
     "rev": "what only the phone's owner sees, once he reveals it",
     "bar": "the step's buttons, pinned to the bottom of the screen",
     "tile": "a player's name in the covered grid",
+    "pick": "a player in a grid, picked in the browser alone (nothing sent); its group's button sends the pick",
+    "chosen": "the line under a pick grid: the picked player's name in 'x' ({name}), else the muted 'y'",
     "reveal": "the toggle between the covered and the revealed screen",
     "slot": "where the element's NiceGUI children of one slot go (the default one, or the one named in 's')",
 }
@@ -69,7 +71,7 @@ NODE_KEYS: Final[dict[str, str]] = {  # a node's key -> what it holds
     "ms": "a countdown's milliseconds left when the part was drawn",
     "on": "on or off (a presence dot, the dark colours)",
     "opts": "the options, as [value, text]",
-    "v": "the value (a toggle's, a switch's, a select's, the chat's channel, the veil key)",
+    "v": "the value (a toggle's, a switch's, a select's, the chat's channel, the veil key, a pick's seat)",
     "src": "a picture's path",
     "lb": "a form field's label",
     "sid": "the id of a form's or a chat box's send button",
@@ -81,4 +83,5 @@ NODE_KEYS: Final[dict[str, str]] = {  # a node's key -> what it holds
     "rf": "how many of the chat box's lines the server refused so far",
     "l": "a heading's level",
     "s": "a slot's name (none: the element's default slot)",
+    "g": "a pick's group (the grid and its step); on a button: it sends that group's pick, disabled until one",
 }

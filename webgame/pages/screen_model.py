@@ -17,6 +17,10 @@ def model_texts(nodes: list[Node]) -> list[str]:
     found: list[str] = []
     for node in nodes:
         text = node.get("x")
+        if node.get("t") == "chosen":  # what it shows before a pick; its text names the pick the browser holds
+            text = node.get("y")
+        elif "g" in node and node.get("t") == "button" and "{number}" in str(text):
+            text = None  # drawn only once a player is picked, with his number
         if isinstance(text, str) and text:
             found.append(text)
         if isinstance(node.get("tip"), str):

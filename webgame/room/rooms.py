@@ -37,7 +37,7 @@ from engine.actions import MODERATOR_ACTIONS, Action, Deadline
 from engine.errors import StaleAction
 from engine.knowledge import Viewer
 from engine.options import OptionValue
-from engine.state import GameState
+from engine.state import GameState, Phase
 from engine.view_types import PublicView
 from webgame.errors import Refusal, refusal_text
 from webgame.language.i18n import N_
@@ -177,6 +177,11 @@ class Room:
     def seats_connected(self) -> list[bool]:
         """For each engine seat of the current game, whether its person has a page open (public dots)."""
         return [seat.is_bot or self.audience.is_connected(seat.token_hash) for seat in self.game.seating]
+
+    def at_night(self) -> bool:
+        """Whether the running game is in a night (public: every screen says so)."""
+        state = self.game.state
+        return self.stage is Stage.PLAYING and state is not None and state.phase is Phase.NIGHT
 
     def version(self) -> tuple[int | None, int, int, int]:
         """Changes whenever what any page of the game shows may change: (game, actions, step, chat lines said)."""
