@@ -1,6 +1,6 @@
 """A seat moved to another phone with a one-time code: asked for by its owner or by the host; the new phone gets
-the seat with what it knew (role, pending pick), the old one only watches; used, expired or guessed codes and
-names alone are refused; every move is told to the room; a move survives a restart."""
+the seat with what it knew (role, the move still to make), the old one only watches; used, expired or guessed codes
+and names alone are refused; every move is told to the room; a move survives a restart."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def notices(room: Room) -> list[str]:
     return room.notices.texts(lambda text: text)
 
 
-async def test_the_owner_moves_his_seat_mid_night_and_keeps_his_pending_pick(db: Path, fake_time: FakeTime) -> None:
+async def test_the_owner_moves_his_seat_mid_night_and_keeps_his_role_and_move(db: Path, fake_time: FakeTime) -> None:
     room, hashes = await make_room(5)
     await room.start(hashes[0])
     old = hashes[2]
