@@ -49,11 +49,12 @@ def mark_all(wire: Wire, table: Table) -> None:
 
 
 @pytest.mark.slow
-async def test_own_taps_are_answered_alike_for_every_role(create_user: Callable[[], User],
+@pytest.mark.parametrize("players", [12, 24])
+async def test_own_taps_are_answered_alike_for_every_role(create_user: Callable[[], User], players: int,
                                                           monkeypatch: pytest.MonkeyPatch, fake_time: FakeTime) -> None:
     wire = Wire()
     wire.install(monkeypatch)
-    table = await Table.seat(create_user, "uz", 12, 7, languages=("en", "ru"))
+    table = await Table.seat(create_user, "uz", players, 7, languages=("en", "ru"))
     state = table.state
     assert state.phase is Phase.NIGHT
     roles = [str(role) for role in state.roles]

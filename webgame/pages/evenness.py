@@ -5,8 +5,8 @@ leave. When the mafia's phones get a bigger update than the town's at every nigh
 their chat), he knows the mafia. So after every change of a room, every seat's page that is waiting to send
 something is padded to the size of the largest one of its group (the living, the dead), and a page with
 nothing to send gets a message of that size too: one message each, same bytes, same moment. At night that size
-is rounded up to a whole ``STEP_BYTES``: every phone gets the same bytes at a Confirm, and a mafia player's Confirm
-(his team's card changes) must weigh what a townsman's does (a count changes).
+is raised to a budget for the table's size: every phone gets the same bytes at a Confirm, and a mafia player's
+Confirm (his team's card changes) must weigh what a townsman's does (his own panel changes).
 
 The padding is an attribute (``PAD_PROP`` filled with spaces) of one element of the page that is never
 rebuilt (NiceGUI's content element, which holds the parts), outside the rebuilt parts; emptied once the update that
@@ -41,6 +41,9 @@ log = logging.getLogger(__name__)
 PAD_PROP = "data-pad"
 PANEL_BYTES, PANEL_BYTES_PER_SEAT = 6144, 640  # a night pick is answered with this many bytes (see answer_bytes)
 STEP_BYTES = 4096  # an answer bigger than its budget is padded to a multiple of this
+# A move at night reaches every phone of a group with this many bytes (see _pad_to_largest): above the mafia's panel
+# sent again for a teammate's Confirm (3.8 KB at 12 seats, its grid growing some 110 bytes a seat).
+NIGHT_MOVE_BYTES, NIGHT_MOVE_BYTES_PER_SEAT = 2048, 256
 _QUIET = frozenset({Change.TICK})  # the countdown: the same label on every phone
 # The spaces matter only in the update that carries them: emptied once it is sent, not kept on every phone until
 # the next change (3.6 KB a phone at 960 phones, docs/PERFORMANCE.md).
@@ -95,9 +98,10 @@ def even_out(room: Room, what: Change | None = None) -> None:
 
 
 def _pad_to_largest(pages: list[Any], night: bool = False) -> None:
-    """Pad the pages' pending updates to the largest; at night to a whole number of ``STEP_BYTES`` too: a Confirm of
-    the mafia's changes their card (a bigger largest update for everyone) and the town's only a count, so the size
-    of what every phone gets at the moment one player taps would tell which team he is on."""
+    """Pad the pages' pending updates to the largest; at night to a budget for the table's size too (over it: to a
+    whole ``STEP_BYTES``): a Confirm of the mafia's changes their team card (the teammates' panels are sent again, a
+    bigger largest update for everyone) and the town's only the tapper's own panel, so the size of what every phone
+    gets at the moment one player taps would tell which team he is on."""
     if not any(page.client.outbox.updates for page in pages):
         return  # nothing to send to anyone (a presence change no page shows): no pad-only message either
     sizes = []
@@ -106,7 +110,8 @@ def _pad_to_largest(pages: list[Any], night: bool = False) -> None:
         sizes.append(pending_bytes(page.client))
     largest = max(sizes)
     if night:
-        largest = -(-largest // STEP_BYTES) * STEP_BYTES
+        budget = NIGHT_MOVE_BYTES + NIGHT_MOVE_BYTES_PER_SEAT * len(pages[0].room.seating)
+        largest = budget if largest <= budget else -(-largest // STEP_BYTES) * STEP_BYTES
     for page, size in zip(pages, sizes, strict=True):
         _set_pad(page, largest - size)
 
