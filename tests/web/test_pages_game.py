@@ -404,3 +404,27 @@ async def test_the_penalty_vote_is_shown_in_the_tally_on_phones_and_the_tv(creat
 def first_hash(room: Room) -> str:
     seat = room.seating[0]
     return seat.token_hash
+
+
+async def test_a_confirm_carries_the_pick_and_a_bad_one_changes_nothing(create_user: Callable[[], User]) -> None:
+    """The pick is the browser's (screen.js): Confirm sends the picked seat as its tap's value. A tab that sends
+    anything else (no pick, a word, a list) is told to pick first, and a seat that may not be picked is refused by
+    the rules; neither is logged. The pick itself sends nothing: the server has no handler for a grid's player."""
+    room, users = await start_game(create_user, 6)
+    assert room.state is not None
+    doctor = seats_with(room, "doctor")[0]
+    phone = users[doctor - 1]
+    screen = screen_with(phone, "confirm")
+    assert screen is not None
+    assert "target-1" not in screen.handlers and "confirm" in screen.handlers
+    log_length = len(room.state.log)
+    for value in (None, "3", [3], True, {"seat": 3}):
+        with screen:
+            await screen.tap("confirm", value)
+        await wait_for(lambda: phone.notify.contains("Tap a player, then confirm."))
+        phone.notify.messages.clear()
+    with screen:
+        await screen.tap("confirm", 99)  # no such seat: the rules refuse it
+    assert len(room.state.log) == log_length
+    await pick_and_confirm(phone, 2)
+    assert room.state.night_acts[doctor][0].target == 2
