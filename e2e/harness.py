@@ -588,8 +588,16 @@ class Table:
     def night_acts(self, phone: Phone) -> list[str]:
         """The acts this phone's night screen offers (from its prompt and its act toggle)."""
         shows(night_bar(phone))  # after a day, once its result has been held on the screens (webgame.room.result_hold)
-        phone.reveal()
-        shows(phone.tid("night-prompt").or_(phone.tid("night-done")))
+        revealed = phone.tid("night-prompt").or_(phone.tid("night-done"))
+        for _attempt in range(6):  # a tap on Show that landed as the part was drawn again is lost: tap it again
+            phone.reveal()
+            try:
+                shows(revealed, 5000)
+                break
+            except AssertionError:
+                continue
+        else:
+            raise AssertionError(f"{phone}: the night's screen did not reveal")
         prompts = {phone.t(text): act for act, text in wording.ACT_PROMPTS.items()}
         acts = [prompts.get(phone.text_of("night-prompt"), "?")] if phone.tid("night-prompt").count() else []
         if phone.tid("night-act").count():

@@ -177,8 +177,9 @@ class GameView:
                 d.pick(self.name_of(seat), group, seat, f"{mark}-{seat}", "mafia-target", enabled=seat in enabled)
 
     def pick_group(self, mark: str, index: int = 0) -> str:
-        """The group of a grid at this step (``Draft.pick``): ``index``, the act among a seat's acts at night."""
-        return f"{mark}-{self.p.get('step', -1)}-{index}"
+        """The group of a grid at this step of this game (``Draft.pick``; a pick kept by a reloaded tab is never one
+        of another step or game): ``index``, the act among a seat's acts at night."""
+        return f"{mark}-{self.game_id}-{self.p.get('step', -1)}-{index}"
 
     def grid_class(self) -> str:
         """Two names a row; three on a big table, so that thirty fit a small phone's first screen."""
