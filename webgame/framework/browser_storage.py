@@ -246,20 +246,23 @@ async def refresh(scope: Scope, headers: list[tuple[bytes, bytes]]) -> None:
         except Exception:
             log.exception("browser storage %s: could not read it again", cached.storage_id)
     elif isinstance(cached, FilePersistentDict):
-        _refresh_file(str(session_id), cached)
+        _refresh_file(cached)
 
 
-_SEEN: dict[str, int] = {}  # browser storage id -> the file's mtime when this process last read it
+READ_MTIME = "_mafia_read_mtime"  # on a cached file storage: its file's mtime when this process last read it
 
 
-def _refresh_file(session_id: str, cached: FilePersistentDict) -> None:
+def _refresh_file(cached: FilePersistentDict) -> None:
+    """Read the browser's file again if another process wrote it since this one read it. The time of the last read
+    is kept on the cached storage itself, so it goes with it (it was a table of every browser ever seen, which only
+    grew)."""
     try:
         mtime = cached.filepath.stat().st_mtime_ns
     except OSError:
         return
-    if _SEEN.get(session_id) == mtime:
+    if getattr(cached, READ_MTIME, None) == mtime:
         return
-    _SEEN[session_id] = mtime
+    setattr(cached, READ_MTIME, mtime)
     try:
         fresh = json.loads(cached.filepath.read_text(encoding="utf-8"))
     except (OSError, ValueError):
