@@ -15,9 +15,9 @@ It works on the exact bytes NiceGUI serializes, so the transport must not compre
 off the websocket's per-message deflate and the gzip of page HTML (``webgame.app``), otherwise padding
 would be squeezed away and the compressed sizes would differ again.
 
-A page's own taps are answered alike for every role by the pages themselves (a pick changes two buttons
-and one row); revealing the screen (the role card, the secret move) is the browser's alone and sends
-nothing. A first load is padded to the largest page of its group, so a reload at night says nothing either.
+A page's own taps are answered alike for every role by the pages themselves (the night's act switch, a chat
+page); a pick of a player and revealing the screen (the role card, the secret move) are the browser's alone and
+send nothing. A first load is padded to the largest page of its group, so a reload at night says nothing either.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PAD_PROP = "data-pad"
-PANEL_BYTES, PANEL_BYTES_PER_SEAT = 6144, 640  # a night pick is answered with this many bytes (see answer_bytes)
+PANEL_BYTES, PANEL_BYTES_PER_SEAT = 6144, 640  # the night's act switch is answered with this many (answer_bytes)
 STEP_BYTES = 4096  # an answer bigger than its budget is padded to a multiple of this
 # A move at night reaches every phone of a group with this many bytes (see _pad_to_largest): above the mafia's panel
 # sent again for a teammate's Confirm (3.8 KB at 12 seats, its grid growing some 110 bytes a seat).
@@ -140,8 +140,8 @@ def pad_alone(page: Any, total: int) -> None:
 
 
 def answer_bytes(page: Any) -> int:
-    """What a night tap (a pick, another act) is answered with: enough for the largest night screen of a room
-    of this size (the grid of players, the mafia's card, the commissar's two acts and note)."""
+    """What the night's act switch is answered with: enough for the largest night screen of a room of this size
+    (the grid of players, the mafia's card, the commissar's two acts and note)."""
     return PANEL_BYTES + PANEL_BYTES_PER_SEAT * len(page.room.seating)
 
 

@@ -141,9 +141,9 @@ def _current(view: GameView, acts: list[Offer]) -> Offer:
     return next(a for a in acts if a["act"] == choice.act)
 
 
-def _group(view: GameView, acts: list[Offer]) -> str:
-    """The pick group of the act being chosen: each act of a seat picks on its own (a switch starts with none)."""
-    current = _current(view, acts)
+def _group(view: GameView, acts: list[Offer], current: Offer) -> str:
+    """The pick group of the act being chosen (``_current``): each act of a seat picks on its own (a switch starts
+    with none)."""
     return view.pick_group("target", acts.index(current))
 
 
@@ -171,7 +171,7 @@ def _choose(view: GameView, d: Draft, acts: list[Offer]) -> None:
     if current.get("allowed") is False and isinstance(reason, str):  # the uz commissar's shot on night 1
         d.label(_(reason), "text-lg mafia-refused", "night-refused")
         return
-    group = _group(view, acts)
+    group = _group(view, acts, current)
     view.pick_grid(d, group, [int(s) for s in p.get("alive", [])], targets)  # picked in the browser
     if current.get("note"):
         d.switch(_("Leave a note with tonight's result"), choice.note, note, "note")
@@ -204,7 +204,7 @@ def _bar(view: GameView, d: Draft) -> None:
             return view.send_pick(target, lambda picked: NightAct(seat, act, picked, bool(choice.note and may_note)))
 
         d.button(_("Confirm"), confirm, "confirm", cls="mafia-target", icon="check", covers=True,
-                 group=_group(view, acts))
+                 group=_group(view, acts, current))
 
 
 def _nothing() -> None:
