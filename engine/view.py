@@ -8,6 +8,7 @@ by key: ``engine.view_types``.
 from __future__ import annotations
 
 import copy
+from typing import cast
 
 from engine import best_move, points
 from engine.actions import Act
@@ -34,7 +35,8 @@ from engine.view_types import (
     View,
 )
 
-__all__ = ["SHOOT_NIGHT_ONE", "chat_channels", "legal_actions", "moderator_night", "public_view", "timeline", "view"]
+__all__ = ["OWN_KEYS", "SHOOT_NIGHT_ONE", "chat_channels", "legal_actions", "moderator_night", "own_part",
+           "public_view", "timeline", "view", "with_public"]
 
 _DAY_CHAT_PHASES = frozenset(set(Phase) - {Phase.NIGHT, Phase.ENDED})
 
@@ -107,6 +109,25 @@ def view(state: GameState, viewer: Viewer, public: PublicView | None = None) -> 
         moderator_night=moderator_night(state) if viewer.kind == "moderator" else None,
         timeline=ended,
     )
+
+
+# The keys of a view beyond its public part, in the order ``view`` writes them: what is the viewer's own.
+OWN_KEYS = ("roles", "teams", "events", "viewer", "me", "actions", "chat", "team_night", "moderator_night", "timeline")
+OwnPart = tuple[object, ...]  # a view's values of ``OWN_KEYS``, in that order
+
+
+def own_part(made: View) -> OwnPart:
+    """What a view holds beyond the public part (kept to make the viewer's next view with ``with_public``)."""
+    values = cast(dict[str, object], made)
+    return tuple(values[key] for key in OWN_KEYS)
+
+
+def with_public(own: OwnPart, public: PublicView) -> View:
+    """A viewer's view of the present state from his own part of an earlier one and the present public part: his
+    view now, when no action since reached him (``engine.reach``); ``view`` builds the same dict."""
+    made: dict[str, object] = {**public}
+    made.update(zip(OWN_KEYS, own, strict=True))
+    return cast(View, made)
 
 
 def _me(state: GameState, seat: int) -> Me:

@@ -348,3 +348,64 @@ async def test_seats_that_see_the_same_hold_one_value_and_each_sees_the_engines_
     for seat, seen in views.items():
         engine_view = view(state, Viewer.of_seat(seat))
         assert {key: seen[key] for key in engine_view} == engine_view  # type: ignore[literal-required]
+
+
+@pytest.mark.parametrize("rules", ["uz", "uk"])
+async def test_a_seat_no_action_reached_gets_the_engines_view_without_it_being_made_again(
+        db: Path, fake_time: FakeTime, monkeypatch: pytest.MonkeyPatch, rules: str) -> None:
+    """A whole game played through the room: after every action each seat, the spectator and the moderator see
+    exactly the engine's view of the state (``engine.view.view``), and a vote or a night choice makes the views of
+    only the seats it reached (``engine.reach``: the voter's, the mafia team's) and the moderator's again."""
+    from engine.actions import MODERATOR_ACTIONS
+    from engine.reach import mark, reach
+    from webgame.room import table_game
+
+    MODERATOR_OFFERS = {kind.kind for kind in MODERATOR_ACTIONS}
+
+    players, moderated = (12, True) if rules == "uk" else (10, False)
+    room, hashes = await seated_room(players, rules, moderated=moderated, seed=3)
+    state = room.state
+    assert state is not None
+    viewers = [(seat_hash(room, seat), Viewer.of_seat(seat)) for seat in range(1, players + 1)] + [(None, SPECTATOR)]
+    if moderated:
+        viewers.append((hashes[0], MODERATOR))
+    made: list[Viewer] = []
+    real_view = table_game.view
+    monkeypatch.setattr(table_game, "view", lambda state, viewer, public=None: made.append(viewer) or real_view(
+        state, viewer, public))
+    rng, memory, moves, reached_few = random.Random(5), Memory(), 0, 0
+
+    async def played(action: Action) -> None:
+        nonlocal moves, reached_few
+        marked = mark(state)
+        if isinstance(action, Deadline):
+            await room.skip(hashes[0], action.step)
+        else:
+            await room.act(seat_hash(room, int(getattr(action, "seat", 0))), action)
+        moves += 1
+        made.clear()
+        for token, viewer in viewers:
+            seen = projected(room, token).view
+            engine_view = dict(real_view(state, viewer))
+            if seen.get("result_hold"):  # the day's result on the screens: no seat acts yet (webgame.room.result_hold)
+                engine_view["actions"] = [a for a in engine_view["actions"] if a["type"] in MODERATOR_OFFERS]
+            assert {key: seen[key] for key in engine_view} == engine_view, (moves, viewer)  # type: ignore[literal-required]
+        reached = reach(marked, state, action)
+        if moves > 1 and reached is not None:  # a vote, a night choice: only the seats it reached, and the moderator
+            assert {viewer.seat for viewer in made if viewer.kind == "seat"} == reached, (action, made)
+            assert (MODERATOR in made) == moderated and SPECTATOR not in made
+            reached_few += 1
+
+    while state.phase is not Phase.ENDED and moves < 400:
+        memory.update(state)
+        step = state.step
+        if room.game.holding():
+            await room.skip(hashes[0], step)  # the host's "End now" of the day's result's hold: the night begins
+        for action in next_actions(state, Heuristic(rng, memory)):
+            await played(action)
+            if state.step != step:
+                break
+        if state.step == step and state.phase is not Phase.ENDED:
+            await played(Deadline(step))
+    assert state.phase is Phase.ENDED
+    assert reached_few > 5  # the moves that made only a few seats' views again

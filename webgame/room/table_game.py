@@ -19,10 +19,11 @@ from engine.actions import Action, Deadline
 from engine.game import apply, new_game, replay, step_seconds, validate
 from engine.knowledge import MODERATOR, SPECTATOR, Viewer
 from engine.options import OptionValue
+from engine.reach import mark, reach
 from engine.rulesets import ruleset
 from engine.state import GameState, Phase
-from engine.view import chat_channels, public_view, view
-from engine.view_types import PublicView
+from engine.view import OwnPart, chat_channels, own_part, public_view, view, with_public
+from engine.view_types import PublicView, View
 from webgame.errors import Refusal
 from webgame.language.i18n import N_
 from webgame.room.chat import Chat
@@ -60,6 +61,7 @@ class TableGame(GameClock):
         self._kept: PublicView | None = None  # the public part made last (``kept_alike``)
         # What the viewers of one state share (``_shared``): that state, its dated events, its views' alike values.
         self._shared_of: tuple[tuple[int, int, int], Dated, dict[str, list[Any]]] | None = None
+        self._reached = Reached()  # whose own view each action could change (``own_view``)
 
     # ------------------------------------------------------------ who is who
 
@@ -116,15 +118,15 @@ class TableGame(GameClock):
         state = self.state
         if state is None or self.game_id is None:
             return None
-        seen = cast(ShownView, self._alike(view(state, viewer, self.public())))  # a View is a ShownView without the
-        # room's keys
+        made, dated = self._reached.own_view(state, viewer, self.public())
+        seen = cast(ShownView, self._alike(made))  # a View is a ShownView without the room's keys
         shown = self.hold.view(seen, self.left())
         if acting_moderator and viewer.kind == "seat" and ruleset(state).fouls:
             shown = {**shown, "moderator_actions": view(state, MODERATOR, self.public())["actions"]}
         seat = viewer.seat if viewer.kind == "seat" else 0
         return Projection(
             game_id=self.game_id, view=shown, viewer_kind=viewer.kind, viewer_seat=seat,
-            events=self._dated(shown["events"]),
+            events=dated if dated is not None else self._reached.dated(viewer, self._dated(shown["events"])),
             chat=chat.readable(shown["chat"]["read"]), alive_seat=self.seat_alive(seat), seats=state.n,
         )
 
@@ -185,6 +187,7 @@ class TableGame(GameClock):
         game = await store.start_game(self.room_id, rules=rules, seed=seed, seating=seating, options=options,
                                       deadline_at=deadline)  # one write: refused whole if the lease is lost
         self.game_id, self.state, self.seating, self._public = game.id, state, list(players), None
+        self._reached = Reached()
         self.paused_remaining, self.deadline, self.hold = None, deadline, ResultHold()
         self.stage = Stage.PLAYING
 
@@ -192,6 +195,7 @@ class TableGame(GameClock):
         """Back to the lobby after the results: no game any more."""
         await store.set_room_status(self.room_id, RoomStatus.LOBBY)
         self.stage, self.state, self.game_id, self.seating = Stage.LOBBY, None, None, []
+        self._reached = Reached()
         self._public, self.deadline, self.paused_remaining, self.hold = None, None, None, ResultHold()
 
     async def restore(self, game: GameRecord, seats: list[SeatRecord]) -> None:
@@ -200,7 +204,7 @@ class TableGame(GameClock):
         state = replay(game.rules, len(game.seating), game.seed, game.options, actions)
         by_id = {seat.id: seat for seat in seats}
         self.seating = [seat_info(by_id[int(entry["seat_id"])]) for entry in game.seating]
-        self.game_id, self.state = game.id, state
+        self.game_id, self.state, self._reached = game.id, state, Reached()
         if state.phase is Phase.ENDED:
             self.stage = Stage.FINISHED
             if game.finished_at is None:
@@ -223,10 +227,11 @@ class TableGame(GameClock):
         assert state is not None and self.game_id is not None
         self.hold.check(action, self.left())  # the day's result on the screens: the night waits for it
         validate(state, action)  # the engine's refusal, the state untouched
-        before, phase = state.step, state.phase
+        before, phase, marked = state.step, state.phase, mark(state)
         await self._write(len(state.log), action)
         apply(state, action)  # validated on the same state: it cannot be refused now
         self._public = None
+        self._reached.applied(reach(marked, state, action))
         await self._after_step(before, phase)
 
     async def _write(self, index: int, action: Action) -> None:
@@ -286,6 +291,54 @@ class TableGame(GameClock):
         except Exception:
             log.exception("room %s: the action log could not be read back", self.code)
             return False
+
+
+class Reached:
+    """Each viewer's own part of his view (``engine.view.own_part``), kept with the number of actions it was made
+    after, and whose own view each action since could change (``engine.reach``): a seat no action reached since
+    gets his view with the present public part (``engine.view.with_public``), equal to the engine's own ``view``
+    (a dozen seats' views made at every tap, issue 32); the moderator's is always made (his night overview changes
+    with every choice), and anyone's after an action that could change everyone's (a new step, a death)."""
+
+    __slots__ = ("_everyone", "_made", "_seats", "actions")
+
+    def __init__(self) -> None:
+        self.actions = 0  # applied since the game was made or restored
+        self._everyone = 0  # the last action that could change anyone's own view
+        self._seats: dict[int, int] = {}  # seat -> the last action that could change his own view
+        # viewer -> (after how many actions, his own part, his dated events, or None until his projection made them)
+        self._made: dict[Viewer, tuple[int, OwnPart, list[tuple[int, str, Any]] | None]] = {}
+
+    def applied(self, seats: frozenset[int] | None) -> None:
+        """One more action; ``seats``: whose own view it could change (None: anyone's)."""
+        self.actions += 1
+        if seats is None:
+            self._everyone = self.actions
+            self._made.clear()
+        else:
+            for seat in seats:
+                self._seats[seat] = self.actions
+
+    def own_view(self, state: Any, viewer: Viewer, public: PublicView | None) -> tuple[View, Any]:
+        """This viewer's view of ``state`` (as ``engine.view.view``), and his dated events when they are the ones of
+        the view made before (None: to be dated)."""
+        if viewer.kind != "moderator" and public is not None:
+            held = self._made.get(viewer)
+            since = max(self._everyone, self._seats.get(viewer.seat, 0) if viewer.kind == "seat" else 0)
+            if held is not None and held[0] >= since:
+                self._made[viewer] = (self.actions, held[1], held[2])
+                return with_public(held[1], public), held[2]
+            made = view(state, viewer, public)
+            self._made[viewer] = (self.actions, own_part(made), None)
+            return made, None
+        return view(state, viewer, public), None
+
+    def dated(self, viewer: Viewer, events: list[tuple[int, str, Any]]) -> list[tuple[int, str, Any]]:
+        """Keep the dated events of the view just made for this viewer (its next ones, while no action reaches him)."""
+        held = self._made.get(viewer)
+        if held is not None and held[0] == self.actions and held[2] is None:
+            self._made[viewer] = (held[0], held[1], events)
+        return events
 
 
 def kept_alike(made: PublicView, before: PublicView | None) -> PublicView:
