@@ -101,7 +101,10 @@ def test_ui_run_serves_the_sockets_with_websockets_sansio_protocol(monkeypatch: 
     socket_transport.sansio_websockets()  # twice: once
     uvicorn_kwargs = {name: value for name, value in transport.RUN_KWARGS.items() if name.startswith("ws_")}
     config = nicegui.ui_run.CustomServerConfig(core.app, ws="wsproto", **uvicorn_kwargs)
-    assert config.ws == "websockets-sansio"
+    assert config.ws == socket_transport.WEBSOCKET_PROTOCOL
     assert config.ws_per_message_deflate is False
     config.load()
-    assert config.ws_protocol_class.__name__ == "WebSocketsSansIOProtocol"
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+    assert config.ws_protocol_class is socket_transport.ServedWebSocket
+    assert issubclass(socket_transport.ServedWebSocket, WebSocketsSansIOProtocol)

@@ -117,3 +117,92 @@ async def test_no_live_phone_is_silent_long_enough_for_the_offline_badge(clock: 
         assert longest * 1000 < heartbeat.OFFLINE_MS / 2 + 50
     assert 55 <= beats["e2"] <= 61 and 55 <= beats["e3"] <= 61  # a quiet phone: a beat a second
     assert beats["e0"] < beats["e2"] / 2 and beats["e1"] < beats["e2"] / 2  # a busy phone: its updates stand for them
+
+
+class FakeTransport:
+    def __init__(self) -> None:
+        self.written: list[bytes] = []
+        self.closing = False
+
+    def write(self, data: bytes) -> None:
+        self.written.append(data)
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+
+class FakeProtocol:
+    """What ``write_now`` reads of uvicorn's websocket protocol, over a real ``websockets`` server connection."""
+
+    def __init__(self) -> None:
+        from websockets.server import ServerProtocol
+
+        self.conn = ServerProtocol()
+        self.conn.state = self.conn.state.OPEN  # the handshake done
+        self.transport = FakeTransport()
+        self.writable = asyncio.Event()
+        self.writable.set()
+        self.handshake_complete, self.close_sent, self.initial_response = True, False, None
+
+
+def expected_frame(text: bytes) -> bytes:
+    """The bytes uvicorn's ``send`` writes for a text message (the server's connection frames it, unmasked)."""
+    from websockets.server import ServerProtocol
+
+    conn = ServerProtocol()
+    conn.state = conn.state.OPEN
+    conn.send_text(text)
+    return b"".join(conn.data_to_send())
+
+
+async def test_a_beat_is_written_as_its_frame_where_the_websocket_allows_and_queued_elsewhere(
+        clock: list[float], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A phone on a websocket served by uvicorn's ``websockets`` protocol gets the beat written at once, the very
+    frame uvicorn would write for it (no packet through engine.io's queue); a phone whose socket is paused by a slow
+    link, closing, or served another way gets it through the queue, as before."""
+    from socketio import packet as sio_packet
+
+    server = FakeServer(4)
+    protocols = {sid: FakeProtocol() for sid in ("e0", "e1", "e2")}
+    monkeypatch.setattr(socket_transport, "PROTOCOLS", protocols)
+    protocols["e1"].writable.clear()  # the phone reads slowly: uvicorn paused its writing
+    protocols["e2"].transport.closing = True
+    server.packet_class = sio_packet.Packet  # type: ignore[method-assign]
+    beat = socket_transport.event_packet(server, heartbeat.EVENT)
+    assert await socket_transport.queue_everywhere(server, beat, heartbeat.QUIET_SECONDS) == 4
+    assert protocols["e0"].transport.written == [expected_frame(b'42["beat"]')]
+    assert server.beats() == {"e0": 0, "e1": 1, "e2": 1, "e3": 1}
+    assert protocols["e1"].transport.written == [] and protocols["e2"].transport.written == []
+    protocols["e0"].conn.state = protocols["e0"].conn.state.CLOSING  # a close under way: the queue, no write
+    clock[0] += heartbeat.BEAT_SECONDS
+    assert await socket_transport.queue_everywhere(server, beat, heartbeat.QUIET_SECONDS) == 4
+    assert server.beats()["e0"] == 1 and len(protocols["e0"].transport.written) == 1
+
+
+async def test_a_websocket_s_protocol_is_noted_while_it_serves_its_socket(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ServedWebSocket`` puts itself in its scope; engine.io's websocket notes it under its socket's id for as long
+    as the socket is served, and a socket without it (long polling, a simulated phone) is not noted."""
+    from engineio.async_drivers import asgi
+
+    monkeypatch.setattr(asgi.WebSocket, "__call__", asgi.WebSocket.__call__)  # put back after
+    monkeypatch.setattr(socket_transport, "PROTOCOLS", {})
+    socket_transport.websocket_protocols()
+    socket_transport.websocket_protocols()  # twice: once
+    protocol = FakeProtocol()
+    seen: list[dict[str, Any]] = []
+
+    class Socket:
+        sid = "e7"
+
+        async def handler(self, ws: Any) -> None:
+            seen.append(dict(socket_transport.PROTOCOLS))
+
+    async def send(message: dict[str, Any]) -> None:
+        pass
+
+    for scope, noted in (({"type": "websocket", socket_transport.PROTOCOL_KEY: protocol}, {"e7": protocol}),
+                         ({"type": "websocket"}, {})):
+        ws = asgi.WebSocket(Socket().handler, None)
+        await ws({"asgi.receive": None, "asgi.send": send, "asgi.scope": scope})
+        assert seen.pop() == noted
+        assert socket_transport.PROTOCOLS == {}  # the socket is over: forgotten

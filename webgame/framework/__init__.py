@@ -82,6 +82,7 @@ def install(app: Any, *, behind_proxy: Callable[[], bool] = lambda: False) -> No
     storage_files.quiet_reads()
     asgi_layers.install()
     socket_transport.sansio_websockets()
+    socket_transport.websocket_protocols()
     if core.sio is not None:
         socket_transport.text_packets(core.sio)
         socket_transport.direct_emit(core.sio.manager)

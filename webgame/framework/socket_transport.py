@@ -13,14 +13,19 @@ heartbeat's one packet queued on every socket, and uvicorn's websocket on ``webs
   for every socket of the default namespace that was sent nothing for a while (``webgame.browser.heartbeat``: a
   beat to every phone that heard nothing for most of a second). ``direct_emit`` notes when it last sent to each
   socket (``SENT``): at 80 rooms of 12 the beats were half the messages sent, though a page's update is as good a
-  sign of life as a beat (``static/phone.js`` counts any packet).
+  sign of life as a beat (``static/phone.js`` counts any packet). On a socket served by uvicorn's ``websockets``
+  protocol (``websocket_protocols``) the beat is written as its frame at once, as uvicorn writes any message: no
+  packet in engine.io's queue and no turn of its writer task per beat per phone (issue 32: a tenth of an action's
+  CPU at 40 rooms went to the beats).
 - ``sansio_websockets``: ``ui.run`` fixes ``ws='wsproto'`` (NiceGUI's pull request 5256 moved off the deprecated
   ``websockets.legacy`` and named ``websockets-sansio`` as the other choice). ``wsproto`` is pure Python, frames
   and handshake alike: after a restart, when every phone opens its socket again at once, it was an eighth of the
-  server's work (docs/PERFORMANCE.md, the reconnect storm); ``websockets`` unmasks frames in C. Its settings are
-  uvicorn's own, ``ws_per_message_deflate=False`` (``webgame.browser.transport.RUN_KWARGS``) included. Only
-  ``ui.run`` starts uvicorn: the simulated phones of the tests have no uvicorn, so they cannot use it;
-  ``tests/web/test_asgi_layers.py`` checks the configuration ``ui.run`` builds.
+  server's work (docs/PERFORMANCE.md, the reconnect storm); ``websockets`` unmasks frames in C. The protocol is
+  uvicorn's ``websockets-sansio`` one that notes itself in its scope (``ServedWebSocket``, ``websocket_protocols``:
+  the beats' direct write); its settings are uvicorn's own, ``ws_per_message_deflate=False``
+  (``webgame.browser.transport.RUN_KWARGS``) included. Only ``ui.run`` starts uvicorn: the simulated phones of the
+  tests have no uvicorn, so they cannot use it; ``tests/web/test_asgi_layers.py`` checks the configuration ``ui.run``
+  builds.
 """
 
 from __future__ import annotations
@@ -28,7 +33,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
-WEBSOCKET_PROTOCOL = "websockets-sansio"  # uvicorn's websocket on the ``websockets`` library's sans-I/O core
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+# uvicorn's websocket on the ``websockets`` library's sans-I/O core ("websockets-sansio"), noting itself in its
+# scope (``ServedWebSocket``): uvicorn imports a ``ws`` that is not one of its names from this path
+WEBSOCKET_PROTOCOL = "webgame.framework.socket_transport:ServedWebSocket"
 
 
 def engine_settings(sio: Any, *, compression: bool, max_message_bytes: int) -> None:
@@ -93,12 +102,13 @@ clock = time.monotonic  # what ``SENT`` is measured with (a test's own clock rep
 
 
 async def queue_everywhere(sio: Any, packet: Any, quiet: float = 0.0) -> int:
-    """Queue ``packet`` on every open socket of the default namespace that was sent nothing (``SENT``) for at least
-    ``quiet`` seconds; on how many."""
+    """Send ``packet`` to every open socket of the default namespace that was sent nothing (``SENT``) for at least
+    ``quiet`` seconds: written at once where its websocket allows (``write_now``), else queued; to how many."""
     members = sio.manager.rooms.get("/", {}).get(None) or {}
     sockets = sio.eio.sockets
     now = clock()
     sent = 0
+    text: bytes | None = None
     for eio_sid in list(members.values()):
         socket = sockets.get(eio_sid)
         if socket is None or socket.closed:
@@ -106,11 +116,79 @@ async def queue_everywhere(sio: Any, packet: Any, quiet: float = 0.0) -> int:
         if now - SENT.get(eio_sid, -quiet) < quiet:
             continue
         SENT[eio_sid] = now
+        protocol = PROTOCOLS.get(eio_sid)
+        if protocol is not None:
+            if text is None:
+                text = packet.encode().encode()  # engine.io's text packet, as its writer task would send it
+            if write_now(protocol, text):
+                sent += 1
+                continue
         await socket.queue.put(packet)  # what AsyncSocket.send does, without its per-packet ping check and log
         sent += 1
     for eio_sid in [sid for sid in SENT if sid not in sockets]:
         del SENT[eio_sid]
     return sent
+
+
+# engine.io sid -> the uvicorn protocol that serves its websocket (``websocket_protocols``), while it is served
+PROTOCOLS: dict[str, Any] = {}
+
+
+def write_now(protocol: Any, text: bytes) -> bool:
+    """Write the text message ``text`` on a websocket served by uvicorn's ``websockets`` protocol, as its ``send``
+    does for an ASGI ``websocket.send`` (the frame built by the connection, written in one call), without the wait
+    for the socket's writer task; False, and nothing written, when its ``send`` would not write now (the connection
+    not yet or no longer open, the transport paused by a slow phone: the packet then waits in the queue)."""
+    from websockets.exceptions import InvalidState, ProtocolError
+
+    if (not protocol.handshake_complete or protocol.close_sent or protocol.initial_response is not None
+            or not protocol.writable.is_set() or protocol.transport.is_closing()):
+        return False
+    try:
+        protocol.conn.send_text(text)
+    except (InvalidState, ProtocolError):
+        return False
+    protocol.transport.write(b"".join(protocol.conn.data_to_send()))
+    return True
+
+
+def websocket_protocols() -> None:
+    """Note, for each engine.io socket served over a websocket by ``ServedWebSocket``, that protocol (``PROTOCOLS``),
+    for as long as it serves it (idempotent). A socket served any other way (long polling, the tests' simulated
+    phones) is not noted: its packets take the queue."""
+    from engineio.async_drivers import asgi
+
+    original = asgi.WebSocket.__call__
+    if getattr(original, "notes_protocols", False):
+        return
+
+    async def call(self: Any, environ: dict[str, Any]) -> Any:
+        sid = getattr(getattr(self.handler, "__self__", None), "sid", None)
+        protocol = (environ.get("asgi.scope") or {}).get(PROTOCOL_KEY)
+        if sid is None or protocol is None:
+            return await original(self, environ)
+        PROTOCOLS[sid] = protocol
+        try:
+            return await original(self, environ)
+        finally:
+            if PROTOCOLS.get(sid) is protocol:
+                del PROTOCOLS[sid]
+
+    call.notes_protocols = True  # type: ignore[attr-defined]
+    asgi.WebSocket.__call__ = call
+
+
+PROTOCOL_KEY = "mafia.websocket_protocol"  # a websocket's scope: the protocol that serves it (``ServedWebSocket``)
+
+
+class ServedWebSocket(WebSocketsSansIOProtocol):
+    """uvicorn's ``websockets-sansio`` protocol (0.55), which puts itself in its websocket's scope (``PROTOCOL_KEY``)
+    for ``websocket_protocols``: the app's layers wrap the ``send`` they pass on, so the protocol is not found
+    behind it."""
+
+    async def run_asgi(self) -> None:
+        self.scope[PROTOCOL_KEY] = self  # type: ignore[literal-required]  # a key of our own in the scope
+        await super().run_asgi()
 
 
 def sansio_websockets() -> None:
