@@ -19,6 +19,9 @@ from webgame.framework import socket_transport
 class FakeSocket:
     closed: bool = False
     queue: asyncio.Queue[Any] = field(default_factory=asyncio.Queue)
+    upgraded: bool = True  # on its websocket alone
+    upgrading: bool = False
+    last_ping: float | None = None
 
 
 class FakeServer:
@@ -35,6 +38,7 @@ class FakeServer:
         self.eio = self
         self.server = self
         self.sent: list[tuple[str, Any]] = []
+        self.ping_timeout = 20
 
     def packet_class(self, *args: Any, **kwargs: Any) -> Any:
         from socketio import packet as sio_packet
@@ -206,3 +210,30 @@ async def test_a_websocket_s_protocol_is_noted_while_it_serves_its_socket(monkey
         await ws({"asgi.receive": None, "asgi.send": send, "asgi.scope": scope})
         assert seen.pop() == noted
         assert socket_transport.PROTOCOLS == {}  # the socket is over: forgotten
+
+
+async def test_a_page_s_message_is_written_at_once_unless_another_waits_before_it(
+        clock: list[float], monkeypatch: pytest.MonkeyPatch) -> None:
+    """An update to a page whose socket uvicorn's ``websockets`` protocol serves is written at once, the frame uvicorn
+    would write for engine.io's packet; while a packet waits in the socket's queue (it goes first), during an upgrade
+    from long polling, or when the phone stopped answering its pings, it takes engine.io's way, as before."""
+    import json
+    import time
+
+    server = FakeServer(3)
+    protocols = {sid: FakeProtocol() for sid in ("e0", "e1", "e2")}
+    monkeypatch.setattr(socket_transport, "PROTOCOLS", protocols)
+    socket_transport.direct_emit(server)
+    update = {"5": {"props": {"model": "[]"}}, "_id": 3}
+    await server.emit("update", update, namespace="/", room="client0")
+    text = "42" + json.dumps(["update", update], separators=(",", ":"))
+    assert protocols["e0"].transport.written == [expected_frame(text.encode())] and server.sent == []
+    server.sockets["e1"].queue.put_nowait("an earlier packet")
+    await server.emit("update", update, namespace="/", room="client1")
+    assert [sid for sid, _ in server.sent] == ["e1"] and protocols["e1"].transport.written == []
+    server.sockets["e2"].upgrading = True
+    await server.emit("update", update, namespace="/", room="client2")
+    server.sockets["e2"].upgrading, server.sockets["e0"].last_ping = False, time.time() - 60
+    await server.emit("update", update, namespace="/", room="client0")
+    assert [sid for sid, _ in server.sent] == ["e1", "e2", "e0"]
+    assert protocols["e2"].transport.written == [] and len(protocols["e0"].transport.written) == 1

@@ -78,6 +78,10 @@ def direct_emit(manager: Any) -> None:
         encoded = manager.server.packet_class(sio_packet.EVENT, namespace=namespace, data=[event, *args]).encode()
         for _sid, eio_sid in list(members.items()):
             SENT[eio_sid] = clock()
+            if isinstance(encoded, str):
+                protocol = writable_now(manager.server.eio, eio_sid)
+                if protocol is not None and write_now(protocol, b"4" + encoded.encode()):  # engine.io's MESSAGE
+                    continue
             for part in encoded if isinstance(encoded, list) else [encoded]:
                 await manager.server._send_eio_packet(eio_sid, eio_packet.Packet(eio_packet.MESSAGE, part))  # noqa: SLF001
         return None
@@ -116,7 +120,7 @@ async def queue_everywhere(sio: Any, packet: Any, quiet: float = 0.0) -> int:
         if now - SENT.get(eio_sid, -quiet) < quiet:
             continue
         SENT[eio_sid] = now
-        protocol = PROTOCOLS.get(eio_sid)
+        protocol = writable_now(sio.eio, eio_sid)
         if protocol is not None:
             if text is None:
                 text = packet.encode().encode()  # engine.io's text packet, as its writer task would send it
@@ -132,6 +136,23 @@ async def queue_everywhere(sio: Any, packet: Any, quiet: float = 0.0) -> int:
 
 # engine.io sid -> the uvicorn protocol that serves its websocket (``websocket_protocols``), while it is served
 PROTOCOLS: dict[str, Any] = {}
+
+
+def writable_now(eio: Any, eio_sid: str) -> Any:
+    """The protocol to write a packet for this engine.io socket at once (``write_now``), or None when it must take
+    engine.io's queue: a socket served another way, not yet or no longer on its websocket alone (an upgrade under
+    way), or with packets still waiting in its queue (they go first: no message overtakes another), or whose phone
+    stopped answering its pings (engine.io's own ``send`` closes such a socket)."""
+    protocol = PROTOCOLS.get(eio_sid)
+    if protocol is None:
+        return None
+    socket = eio.sockets.get(eio_sid)
+    if socket is None or socket.closed or not socket.upgraded or socket.upgrading or not socket.queue.empty():
+        return None
+    last_ping = socket.last_ping
+    if last_ping and time.time() - last_ping > eio.ping_timeout:
+        return None
+    return protocol
 
 
 def write_now(protocol: Any, text: bytes) -> bool:
