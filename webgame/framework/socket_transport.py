@@ -34,6 +34,7 @@ import time
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState, ProtocolError  # by their module: the package's names import lazily
 
 # uvicorn's websocket on the ``websockets`` library's sans-I/O core ("websockets-sansio"), noting itself in its
 # scope (``ServedWebSocket``): uvicorn imports a ``ws`` that is not one of its names from this path
@@ -160,8 +161,6 @@ def write_now(protocol: Any, text: bytes) -> bool:
     does for an ASGI ``websocket.send`` (the frame built by the connection, written in one call), without the wait
     for the socket's writer task; False, and nothing written, when its ``send`` would not write now (the connection
     not yet or no longer open, the transport paused by a slow phone: the packet then waits in the queue)."""
-    from websockets.exceptions import InvalidState, ProtocolError
-
     if (not protocol.handshake_complete or protocol.close_sent or protocol.initial_response is not None
             or not protocol.writable.is_set() or protocol.transport.is_closing()):
         return False
