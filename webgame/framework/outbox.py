@@ -9,11 +9,6 @@ docs/PERFORMANCE.md). Each keeps the framework's behaviour exactly; ``install()`
   is changed after it was asked, by ``__signature__`` or ``__defaults__``, would be answered as before: none is).
 - ``Outbox.loop``: every page's loop woke once a second to find nothing to send (``_outbox_loop``), and
   looked every 0.1 s for its socket until it came (``_until_connected``).
-- ``Outbox._set_enqueue_event``: every element's update woke its page's outbox loop, a task's turn per page per
-  change; now the outboxes with something to send are noted and sent together at the loop's next turn, in one
-  callback (``_flush_due``), each written at once where its socket allows (``_send_now``,
-  ``socket_transport.writable_now``), else by waking its loop as before. The same messages, ids and history as
-  NiceGUI's ``_emit``, at the same turn of the loop.
 - ``forget_after_send(prop)``: a prop that matters only in the update that carries it (the padding's spaces,
   ``webgame.pages.evenness``) is emptied once that update has gone: every phone kept its last padding, a few
   kilobytes each, until the next change (issue 32: 3.6 KB a phone).
@@ -25,7 +20,6 @@ import asyncio
 import contextlib
 import functools
 import inspect
-import time
 import types
 import weakref
 from collections.abc import Callable
@@ -35,8 +29,6 @@ from nicegui import Client, core, helpers, outbox
 from nicegui.dependencies import JsComponent
 from nicegui.helpers import functions
 from nicegui.outbox import Deleted, Outbox, deleted
-
-from webgame.framework import socket_transport
 
 _ORIGINAL: Callable[[Callable[..., Any]], bool] = functions.expects_arguments
 _ORIGINAL_LOOP = Outbox.loop
@@ -67,10 +59,7 @@ def install() -> None:
     functions.expects_arguments = expects_arguments
     if inspect.getsource(_ORIGINAL_LOOP).count("timeout=1.0") != 1:
         raise RuntimeError("NiceGUI's Outbox.loop changed: see webgame/framework/outbox.py _outbox_loop")
-    if "message_history.append" not in inspect.getsource(Outbox._emit):  # noqa: SLF001
-        raise RuntimeError("NiceGUI's Outbox._emit changed: see webgame/framework/outbox.py _emit_now")
     outbox.Outbox.loop = _outbox_loop  # type: ignore[method-assign]
-    outbox.Outbox._set_enqueue_event = _set_enqueue_event  # type: ignore[method-assign]  # noqa: SLF001
     Client.handle_handshake = _handle_handshake  # type: ignore[method-assign]
 
 
@@ -152,15 +141,11 @@ async def _outbox_loop(self: Outbox) -> None:
                 for message in self.messages:
                     coros.append(self._emit(message))
                 self.messages.clear()
-            self.__dict__[_SENDING] = True  # ``_send_now`` waits for these: no message overtakes another
-            try:
-                for coro in coros:
-                    try:
-                        await coro
-                    except Exception as e:  # noqa: BLE001 (as NiceGUI: the loop goes on)
-                        core.app.handle_exception(e)
-            finally:
-                self.__dict__[_SENDING] = False
+            for coro in coros:
+                try:
+                    await coro
+                except Exception as e:  # noqa: BLE001 (as NiceGUI: the loop goes on)
+                    core.app.handle_exception(e)
             if sent:
                 _forget(sent)
         except asyncio.CancelledError:
@@ -168,104 +153,3 @@ async def _outbox_loop(self: Outbox) -> None:
         except Exception as e:  # noqa: BLE001
             core.app.handle_exception(e)
             await asyncio.sleep(0.1)
-
-
-_SENDING = "_mafia_sending"  # an outbox's loop is sending (``_outbox_loop``)
-_DUE: dict[int, Outbox] = {}  # id -> an outbox with something to send at the loop's next turn (``_set_enqueue_event``)
-
-
-def _set_enqueue_event(self: Outbox) -> None:
-    """NiceGUI's ``_set_enqueue_event``, which woke the page's outbox loop (a task's turn per page for every change):
-    the outbox is noted instead, and every noted one is sent at the loop's next turn (``_flush_due``), the turn at
-    which its loop would have woken. An outbox whose loop is awake already (its event set) or is stopping is left to
-    it."""
-    event = self._enqueue_event  # noqa: SLF001
-    if event is None or event.is_set():
-        return  # the loop has not started (it sends everything when it does), or it is awake
-    if self._should_stop:  # noqa: SLF001
-        event.set()
-        return
-    if not _DUE:
-        try:
-            asyncio.get_running_loop().call_soon(_flush_due)
-        except RuntimeError:  # no running loop: wake it the usual way
-            event.set()
-            return
-    _DUE[id(self)] = self
-
-
-def _flush_due() -> None:
-    """Send what every noted outbox holds: at once where its socket is written at once (``_send_now``), else by
-    waking its loop (NiceGUI's way)."""
-    due = list(_DUE.values())
-    _DUE.clear()
-    for box in due:
-        try:
-            if _send_now(box):
-                continue
-        except Exception as e:  # noqa: BLE001 (as NiceGUI's loop: the others go on)
-            core.app.handle_exception(e)
-        event = box._enqueue_event  # noqa: SLF001
-        if event is not None:
-            event.set()
-
-
-def _send_now(box: Outbox) -> bool:
-    """What ``_outbox_loop`` sends for ``box``, written now on its socket (``socket_transport.write_now``); False,
-    with nothing sent, when it must wake its loop instead: no socket yet, a socket that is not written at once, a
-    loop that is sending, a script to announce first, NiceGUI On Air."""
-    client = box._client()  # noqa: SLF001
-    if client is None or not client.has_socket_connection or box.__dict__.get(_SENDING) or core.air is not None:
-        return False
-    if not box.updates and not box.messages:
-        return True
-    sio = core.sio
-    members = sio.manager.rooms.get("/", {}).get(client.id)
-    if not members or len(members) != 1 or getattr(sio.packet_class, "uses_binary_events", True) is not False:
-        return False
-    eio_sid = next(iter(members.values()))
-    protocol = socket_transport.writable_now(sio.eio, eio_sid)
-    if protocol is None:
-        return False
-    loaded = box._loaded_components  # noqa: SLF001
-    if any(not isinstance(element, Deleted) and isinstance(element.component, JsComponent)
-           and element.component.name not in loaded for element in box.updates.values()):
-        return False  # ``load_js_components`` first: the loop's way
-    messages: list[Any] = []
-    sent: list[Any] = []
-    if box.updates:
-        data = {element_id: None if element is deleted else element._to_dict()  # type: ignore[union-attr]  # noqa: SLF001
-                for element_id, element in box.updates.items()}
-        messages.append((client.id, "update", data))
-        if _TRANSIENT:
-            sent = [element for element in box.updates.values() if not isinstance(element, Deleted)]
-        box.updates.clear()
-    messages.extend(box.messages)
-    box.messages.clear()
-    for message in messages:
-        _emit_now(box, client, message, protocol, eio_sid)
-    if sent:
-        _forget(sent)
-    return True
-
-
-def _emit_now(box: Outbox, client: Client, message: Any, protocol: Any, eio_sid: str) -> None:
-    """NiceGUI's ``Outbox._emit`` (3.18) for one socket written at once: the message's id, its packet, the history
-    a reconnect replays from."""
-    from socketio import packet as sio_packet
-
-    client_id, message_type, data = message
-    data["_id"] = box.next_message_id
-    sio = core.sio
-    encoded = sio.packet_class(sio_packet.EVENT, namespace="/", data=[message_type, data]).encode()
-    socket_transport.SENT[eio_sid] = socket_transport.clock()
-    if not socket_transport.write_now(protocol, b"4" + encoded.encode()):  # engine.io's MESSAGE
-        raise RuntimeError("the socket could not be written")  # cannot happen: nothing ran since writable_now
-    now = time.time()
-    box.message_history.append((box.next_message_id, now, message))
-    max_age = sio.eio.ping_interval + sio.eio.ping_timeout + client.page.resolve_reconnect_timeout()
-    while box.message_history and box.message_history[0][1] < now - max_age:
-        box.message_history.popleft()
-    while len(box.message_history) > core.app.config.message_history_length:
-        box.message_history.popleft()
-    box.next_message_id += 1
