@@ -81,8 +81,8 @@ def direct_emit(manager: Any) -> None:
             SENT[eio_sid] = clock()
             if isinstance(encoded, str):
                 protocol = writable_now(manager.server.eio, eio_sid)
-                if protocol is not None and write_now(protocol, b"4" + encoded.encode()):  # engine.io's MESSAGE
-                    continue
+                if protocol is not None and write_now(protocol, f"{eio_packet.MESSAGE}{encoded}".encode()):
+                    continue  # engine.io's text packet, as ``Packet(MESSAGE, encoded).encode()`` writes it
             for part in encoded if isinstance(encoded, list) else [encoded]:
                 await manager.server._send_eio_packet(eio_sid, eio_packet.Packet(eio_packet.MESSAGE, part))  # noqa: SLF001
         return None

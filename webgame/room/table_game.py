@@ -28,7 +28,7 @@ from webgame.errors import Refusal
 from webgame.language.i18n import N_
 from webgame.room.chat import Chat
 from webgame.room.game_clock import GameClock, Stage
-from webgame.room.projection import Projection, ShownView
+from webgame.room.projection import DatedEvent, Projection, ShownView
 from webgame.room.result_hold import ResultHold
 from webgame.room.seating import SeatInfo, seat_info
 from webgame.store import leases, queries as store
@@ -306,8 +306,9 @@ class Reached:
         self.actions = 0  # applied since the game was made or restored
         self._everyone = 0  # the last action that could change anyone's own view
         self._seats: dict[int, int] = {}  # seat -> the last action that could change his own view
-        # viewer -> (after how many actions, his own part, his dated events, or None until his projection made them)
-        self._made: dict[Viewer, tuple[int, OwnPart, list[tuple[int, str, Any]] | None]] = {}
+        # viewer -> (after how many actions it was made, his own part, his dated events, or None until his projection
+        # dated them)
+        self._made: dict[Viewer, tuple[int, OwnPart, list[DatedEvent] | None]] = {}
 
     def applied(self, seats: frozenset[int] | None) -> None:
         """One more action; ``seats``: whose own view it could change (None: anyone's)."""
@@ -319,24 +320,24 @@ class Reached:
             for seat in seats:
                 self._seats[seat] = self.actions
 
-    def own_view(self, state: Any, viewer: Viewer, public: PublicView | None) -> tuple[View, Any]:
+    def own_view(self, state: GameState, viewer: Viewer,
+                 public: PublicView | None) -> tuple[View, list[DatedEvent] | None]:
         """This viewer's view of ``state`` (as ``engine.view.view``), and his dated events when they are the ones of
         the view made before (None: to be dated)."""
         if viewer.kind != "moderator" and public is not None:
             held = self._made.get(viewer)
             since = max(self._everyone, self._seats.get(viewer.seat, 0) if viewer.kind == "seat" else 0)
-            if held is not None and held[0] >= since:
-                self._made[viewer] = (self.actions, held[1], held[2])
+            if held is not None and held[0] >= since:  # no action since it was made reached him
                 return with_public(held[1], public), held[2]
             made = view(state, viewer, public)
             self._made[viewer] = (self.actions, own_part(made), None)
             return made, None
         return view(state, viewer, public), None
 
-    def dated(self, viewer: Viewer, events: list[tuple[int, str, Any]]) -> list[tuple[int, str, Any]]:
+    def dated(self, viewer: Viewer, events: list[DatedEvent]) -> list[DatedEvent]:
         """Keep the dated events of the view just made for this viewer (its next ones, while no action reaches him)."""
         held = self._made.get(viewer)
-        if held is not None and held[0] == self.actions and held[2] is None:
+        if held is not None and held[2] is None:
             self._made[viewer] = (held[0], held[1], events)
         return events
 
