@@ -9,6 +9,9 @@ docs/PERFORMANCE.md). Each keeps the framework's behaviour exactly; ``install()`
   is changed after it was asked, by ``__signature__`` or ``__defaults__``, would be answered as before: none is).
 - ``Outbox.loop``: every page's loop woke once a second to find nothing to send (``_outbox_loop``), and
   looked every 0.1 s for its socket until it came (``_until_connected``).
+- ``Outbox.enqueue_update`` and ``enqueue_delete``: NiceGUI's, forgetting what the padding measured of the element
+  (``webgame.framework.sent_updates``: a measured element is sent as the bytes it was measured as, unless it was
+  queued again since); the loop sends the measured bytes and keeps the dicts in its history.
 - ``forget_after_send(prop)``: a prop that matters only in the update that carries it (the padding's spaces,
   ``webgame.pages.evenness``) is emptied once that update has gone: every phone kept its last padding, a few
   kilobytes each, until the next change (issue 32: 3.6 KB a phone).
@@ -28,11 +31,15 @@ from typing import Any
 from nicegui import Client, core, helpers, outbox
 from nicegui.dependencies import JsComponent
 from nicegui.helpers import functions
-from nicegui.outbox import Deleted, Outbox, deleted
+from nicegui.outbox import Deleted, Outbox
+
+from webgame.framework import sent_updates
 
 _ORIGINAL: Callable[[Callable[..., Any]], bool] = functions.expects_arguments
 _ORIGINAL_LOOP = Outbox.loop
 _ORIGINAL_HANDSHAKE = Client.handle_handshake
+_ORIGINAL_ENQUEUE_UPDATE = Outbox.enqueue_update
+_ORIGINAL_ENQUEUE_DELETE = Outbox.enqueue_delete
 _BY_FUNCTION: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()
 _BY_CALLABLE: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()  # functions, partials
 
@@ -57,10 +64,25 @@ def expects_arguments(func: Callable[..., Any]) -> bool:
 def install() -> None:
     helpers.expects_arguments = expects_arguments
     functions.expects_arguments = expects_arguments
+    outbox.Outbox.enqueue_update = _enqueue_update  # type: ignore[method-assign]
+    outbox.Outbox.enqueue_delete = _enqueue_delete  # type: ignore[method-assign]
     if inspect.getsource(_ORIGINAL_LOOP).count("timeout=1.0") != 1:
         raise RuntimeError("NiceGUI's Outbox.loop changed: see webgame/framework/outbox.py _outbox_loop")
     outbox.Outbox.loop = _outbox_loop  # type: ignore[method-assign]
     Client.handle_handshake = _handle_handshake  # type: ignore[method-assign]
+
+
+def _enqueue_update(self: Outbox, element: Any) -> None:
+    """NiceGUI's, forgetting the element's measured bytes (``sent_updates``): it changed since it was measured."""
+    if self.__dict__.get(sent_updates.PREPARED):
+        sent_updates.forget_measure(self, element.id)
+    _ORIGINAL_ENQUEUE_UPDATE(self, element)
+
+
+def _enqueue_delete(self: Outbox, element: Any) -> None:
+    if self.__dict__.get(sent_updates.PREPARED):
+        sent_updates.forget_measure(self, element.id)
+    _ORIGINAL_ENQUEUE_DELETE(self, element)
 
 
 _TRANSIENT: set[str] = set()  # props emptied once the update that carries them is sent (``forget_after_send``)
@@ -122,9 +144,9 @@ async def _outbox_loop(self: Outbox) -> None:
             self._enqueue_event.clear()
             coros = []
             sent: list[Any] = []  # the elements of this update (their transient props are emptied after it)
+            kept: list[tuple[int, Any]] = []  # measured elements sent as their bytes (``sent_updates``)
             if self.updates:
-                data = {element_id: None if element is deleted else element._to_dict()  # type: ignore[union-attr]
-                        for element_id, element in self.updates.items()}
+                data, kept = sent_updates.update_data(self, sent_updates.take(self))
                 js_components = [component for element in self.updates.values()
                                  if not isinstance(element, Deleted)
                                  and isinstance((component := element.component), JsComponent)
@@ -146,6 +168,8 @@ async def _outbox_loop(self: Outbox) -> None:
                     await coro
                 except Exception as e:  # noqa: BLE001 (as NiceGUI: the loop goes on)
                     core.app.handle_exception(e)
+            if kept:
+                sent_updates.sent(data, kept)
             if sent:
                 _forget(sent)
         except asyncio.CancelledError:

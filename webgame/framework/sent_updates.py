@@ -1,11 +1,17 @@
-"""The size of a page's next update, as NiceGUI will serialize and send it: what the padding weighs.
+"""A page's next update serialized once: its size for the padding, and the very bytes its socket then carries.
 
 The padding (``webgame.pages.evenness``) must know how many bytes each seat's next update weighs before it is
-sent. This serializes the outbox's pending elements as NiceGUI's outbox loop will (``_to_dict``, NiceGUI's JSON).
-The bytes are not kept for the send (issue 32 step 2 tried it): NiceGUI keeps every sent message for a reconnect's
-replay (``Outbox.message_history``, about a minute), and a kept JSON copy there weighs where the element's own
-dicts share their strings with the page: 254 -> 305 MB at 960 phones for 0.25 ms of an action the bench could not
-see (docs/PERFORMANCE.md, "Where issue 32 stands").
+sent. ``measure`` serializes the outbox's pending elements as NiceGUI's outbox loop would (``_to_dict``, NiceGUI's
+orjson) and keeps each element's bytes on the outbox (``PREPARED``) until its update is sent; the loop
+(``webgame.framework.outbox``) then sends those bytes as they are (``orjson.Fragment``, spliced into the packet by the
+same encoder) instead of making the element's dict and JSON again: one serialization per element per update (issue
+32). An element queued again after the measure (``forget_measure``: changed since) is serialized at the send, as
+before; so is the padding's carrier, whose spaces are set after the measure.
+
+The message NiceGUI keeps for a reconnect's replay (``Outbox.message_history``, until the phone acknowledges it)
+holds the elements' dicts, as before, not the bytes: they are put back in it once the packet is encoded
+(``sent``). A kept JSON copy there weighed where the element's own dicts share their strings with the page: 254 ->
+305 MB at 960 phones (docs/PERFORMANCE.md, "Where issue 32 stands").
 """
 
 from __future__ import annotations
@@ -17,13 +23,65 @@ import orjson
 from nicegui.json import orjson_wrapper
 from nicegui.outbox import Deleted, Outbox
 
+PREPARED = "_mafia_prepared"  # an outbox's measured elements: element id -> (its dict or None, its JSON bytes)
+Prepared = dict[int, tuple[dict[str, Any] | None, bytes]]
+
 
 def measure(outbox: Outbox) -> int:
     """The size in bytes of the update ``outbox`` will send next (the ``update`` message's element dicts, as
-    NiceGUI serializes them, without the message id it adds at the send)."""
-    data = {element_id: None if isinstance(element, Deleted) else element._to_dict()  # noqa: SLF001
-            for element_id, element in list(outbox.updates.items())}
-    return json_bytes(data)
+    NiceGUI serializes them, without the message id it adds at the send); each element's bytes are kept for the send
+    when NiceGUI's JSON is orjson's."""
+    keep = nicegui_json.dumps is orjson_wrapper.dumps
+    prepared: Prepared = {}
+    total = 2  # the braces
+    for element_id, element in list(outbox.updates.items()):
+        data = None if isinstance(element, Deleted) else element._to_dict()  # noqa: SLF001
+        body = _orjson(data) if keep else nicegui_json.dumps(data).encode()
+        if keep:
+            prepared[element_id] = (data, body)
+        total += len(body) + len(str(element_id)) + 3 + (1 if total > 2 else 0)  # "id": and the comma before it
+    if keep:
+        outbox.__dict__[PREPARED] = prepared
+    return total
+
+
+def forget_measure(outbox: Outbox, element_id: int) -> None:
+    """The element was queued again since it was measured: its kept bytes may be of an older state."""
+    prepared: Prepared | None = outbox.__dict__.get(PREPARED)
+    if prepared:
+        prepared.pop(element_id, None)
+
+
+def take(outbox: Outbox) -> Prepared:
+    """The measured elements of the update about to be sent (none when it was not measured): taken off the outbox."""
+    prepared: Prepared | None = outbox.__dict__.pop(PREPARED, None)
+    return prepared or {}
+
+
+def update_data(outbox: Outbox, prepared: Prepared) -> tuple[dict[int, Any], list[tuple[int, Any]]]:
+    """The ``update`` message's data, as NiceGUI's loop makes it, with each measured element's kept bytes in place of
+    its dict; and the dicts to put back once it is encoded (``sent``)."""
+    data: dict[int, Any] = {}
+    kept: list[tuple[int, Any]] = []
+    for element_id, element in outbox.updates.items():
+        held = prepared.get(element_id)
+        if held is not None:
+            data[element_id] = orjson.Fragment(held[1])
+            kept.append((element_id, held[0]))
+        else:
+            data[element_id] = None if isinstance(element, Deleted) else element._to_dict()  # noqa: SLF001
+    return data, kept
+
+
+def sent(data: dict[int, Any], kept: list[tuple[int, Any]]) -> None:
+    """The packet is encoded: the message kept for a replay holds the elements' dicts again, not their bytes."""
+    for element_id, element_dict in kept:
+        data[element_id] = element_dict
+
+
+def _orjson(data: Any) -> bytes:
+    return orjson.dumps(data, option=orjson_wrapper.ORJSON_OPTS,
+                        default=orjson_wrapper._orjson_converter)  # noqa: SLF001
 
 
 def json_bytes(data: Any) -> int:
@@ -31,6 +89,5 @@ def json_bytes(data: Any) -> int:
     ``dumps`` decodes them to a string, which the measure encoded again: two copies of every pending update, at
     every change, for a length)."""
     if nicegui_json.dumps is orjson_wrapper.dumps:
-        return len(orjson.dumps(data, option=orjson_wrapper.ORJSON_OPTS,
-                                default=orjson_wrapper._orjson_converter))  # noqa: SLF001
+        return len(_orjson(data))
     return len(nicegui_json.dumps(data).encode())
