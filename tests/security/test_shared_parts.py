@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import Any
 
 from nicegui.testing import User
 
@@ -17,7 +18,9 @@ from engine.roles import UZ_ROLES, Team
 from engine.state import Phase
 from webgame.language.i18n import translator
 from webgame.pages import wording
+from webgame.pages.record_part import player_rows
 from webgame.pages.room import RoomPage
+from webgame.pages.screen import Draft
 from webgame.pages.screen_model import model_texts
 
 from .table import Table, drain
@@ -59,3 +62,32 @@ async def test_the_counts_are_built_once_and_hold_no_role(create_user: Callable[
     await drain()
     after = check()
     assert after != before  # one fewer is still choosing, on every phone alike
+
+
+async def test_the_players_list_is_built_once_and_is_what_each_seat_would_draw(create_user: Callable[[], User]) -> None:
+    """The players list of the news part (``shared_parts.graft``): at every step of a whole game, with uk's fouls and
+    a moderator, every seat and spectator page draws the same nodes (one list per language, built once) and they are
+    exactly what the page would draw from its own projection: nobody sees less, nobody more."""
+    for rules, players, seed in (("uz", 8, 211), ("uk", 12, 212)):
+        table = await Table.seat(create_user, rules, players, seed, moderated=rules == "uk", languages=("en", "ru"))
+        compared = 0
+
+        def check(table: Table = table) -> None:
+            nonlocal compared
+            firsts: dict[str, list[Any]] = {}
+            for page in table.room.subscribers:
+                if not isinstance(page, RoomPage) or page.game.proj is None:
+                    continue
+                view = page.game
+                if view.viewer_kind == "moderator" or view.p["phase"] == "ended":
+                    continue
+                grafted, own = Draft(), Draft()
+                view.record_part._players(grafted)  # noqa: SLF001
+                player_rows(view, own, everything=False)
+                assert grafted.nodes == own.nodes, view.viewer_kind
+                first = firsts.setdefault(page.identity.language, grafted.nodes)
+                assert all(a is b for a, b in zip(first, grafted.nodes, strict=True))  # one build for the language
+                compared += 1
+
+        await table.play(check, fouls=rules == "uk")
+        assert compared > 8 * players

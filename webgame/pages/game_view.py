@@ -354,11 +354,11 @@ class GameView:
         shared_parts.draw(d, room, key, self._public_status)
 
     def _public_status(self, d: Draft) -> None:
-        public = self._public()
+        public = self.public()
         if public is not None:
             public._status(d)
 
-    def _public(self) -> GameView | None:
+    def public(self) -> GameView | None:
         """A view of this page's language and names on the spectator's projection (what any viewer may see, and
         nothing more): what a part shared by every page is built from."""
         proj = self.page.room.projection(None)
@@ -384,7 +384,7 @@ class GameView:
         shared_parts.draw(d, self.page.room, key, lambda draft: self._public_cover(draft, kind))
 
     def _public_cover(self, d: Draft, kind: str) -> None:
-        public = self._public()
+        public = self.public()
         if public is not None:
             night.cover(public, d, kind)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.view_types import EventRecord
-from webgame.pages import wording
+from webgame.pages import shared_parts, wording
 from webgame.pages.news import NewsLine, news_lines
 from webgame.room.projection import ShownView
 
@@ -94,24 +94,42 @@ class RecordPart:
                 d.label(text, tid=tid)
 
     def _players(self, d: Draft) -> None:
-        room, _ = self.view.page.room, self.view.page.t
-        p = self.view.p
-        alive = set(p.get("alive", []))
-        everything = self.view.viewer_kind == "moderator" or p["phase"] == "ended"
-        if everything:
-            roles = {int(seat): str(role) for seat, role in p.get("roles", {}).items()}
-        else:  # only the roles announced to the whole table (uz deaths): the covered list is the same for all
-            roles = {int(e["seat"]): str(e["role"]) for e in p.get("events", [])
-                     if e.get("type") == "death" and "role" in e and not e.get("private")}
-        fouls = {int(seat): float(value) for seat, value in p.get("fouls", {}).items()}
-        with d.expansion(_("Players"), p["phase"] != "night", "w-full"):
-            for seat, connected in enumerate(room.seats_connected(), 1):
-                with d.row("w-full items-center no-wrap gap-2"):
-                    d.dot(connected)
-                    d.label(self.view.name_of(seat), "grow mafia-name" + ("" if seat in alive else " mafia-dead"))
-                    if seat in roles and (everything or seat not in alive):
-                        d.label(wording.role_name(_, p["rules"], roles[seat]), "mafia-muted")
-                    if fouls.get(seat):
-                        d.badge(_("fouls: {count}").format(count=_.number(fouls[seat])), "warning")
-                    if seat == p.get("speaker"):
-                        d.icon("record_voice_over")
+        """The players: every role for the moderator and at the end; else only what the whole table was told, the
+        same list on every phone of a language, built once per change of the room from the spectator's projection
+        (``shared_parts.graft``); the key names what it reads beyond it: the language and who is online."""
+        view = self.view
+        if view.viewer_kind == "moderator" or view.p["phase"] == "ended":
+            player_rows(view, d, everything=True)
+            return
+        room = view.page.room
+        key = ("players", view.page.identity.language, tuple(room.seats_connected()))
+        shared_parts.graft(d, room, key, self._public_players)
+
+    def _public_players(self, d: Draft) -> None:
+        public = self.view.public()
+        if public is not None:
+            player_rows(public, d, everything=False)
+
+
+def player_rows(view: GameScreen, d: Draft, everything: bool) -> None:
+    """The players list as ``view`` sees it: every role when ``everything``, else those the whole table was told."""
+    room, _ = view.page.room, view.page.t
+    p = view.p
+    alive = set(p.get("alive", []))
+    if everything:
+        roles = {int(seat): str(role) for seat, role in p.get("roles", {}).items()}
+    else:  # only the roles announced to the whole table (uz deaths): the covered list is the same for all
+        roles = {int(e["seat"]): str(e["role"]) for e in p.get("events", [])
+                 if e.get("type") == "death" and "role" in e and not e.get("private")}
+    fouls = {int(seat): float(value) for seat, value in p.get("fouls", {}).items()}
+    with d.expansion(_("Players"), p["phase"] != "night", "w-full"):
+        for seat, connected in enumerate(room.seats_connected(), 1):
+            with d.row("w-full items-center no-wrap gap-2"):
+                d.dot(connected)
+                d.label(view.name_of(seat), "grow mafia-name" + ("" if seat in alive else " mafia-dead"))
+                if seat in roles and (everything or seat not in alive):
+                    d.label(wording.role_name(_, p["rules"], roles[seat]), "mafia-muted")
+                if fouls.get(seat):
+                    d.badge(_("fouls: {count}").format(count=_.number(fouls[seat])), "warning")
+                if seat == p.get("speaker"):
+                    d.icon("record_voice_over")

@@ -284,6 +284,11 @@ class Draft:
         self.nodes.extend(nodes)
         self.shared = model
 
+    def graft(self, nodes: list[Node]) -> None:
+        """Nodes built once for many pages (``webgame.pages.shared_parts.graft``) put here as they are (read, never
+        changed): the part's own JSON is still made per page, the nodes are not built again."""
+        self._stack[-1].extend(nodes)
+
     def model(self) -> str:  # what the browser draws (screen.js), as one JSON string
         return self.shared if self.shared is not None else dumps(self.nodes)
 

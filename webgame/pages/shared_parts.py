@@ -11,6 +11,10 @@ more), and every page draws that model as it is. A shared part holds no button: 
 The night's covered words and grid of the living are another (``GameView.cover``): every living phone's covered
 night screen is the same by design, built once per change of the room for all of them. What differs per page stays
 out of the model: the phone's own tile is marked by its browser from the element's ``seat`` prop (``Draft.own_seat``).
+
+The players list (the news part's last lines) is a third: the same on every phone of a language until the end (the
+roles the whole table was told, the fouls, the speaker, who is online), its nodes built once per change of the room
+and grafted into each page's part (``graft``), whose other lines (a seat's private news, his role's help) differ.
 """
 
 from __future__ import annotations
@@ -32,18 +36,31 @@ def draw(d: Draft, room: Room, key: Hashable, build: Callable[[Draft], None]) ->
     present state (``Room.version()``: a new action, step or chat line forgets every build of the one before).
     ``key`` must name everything the build reads beyond the spectator's projection (the language, the names).
     True when it was built now, False when an earlier page's build was drawn."""
+    built, fresh = _built(room, key, build, model=True)
+    d.adopt(*built)
+    return fresh
+
+
+def graft(d: Draft, room: Room, key: Hashable, build: Callable[[Draft], None]) -> bool:
+    """As ``draw``, for nodes within a part (``Draft.graft``: the players list in the news part, whose other lines
+    differ per seat): the nodes are built once, the part's JSON is made by each page."""
+    built, fresh = _built(room, key, build, model=False)
+    d.graft(built[0])
+    return fresh
+
+
+def _built(room: Room, key: Hashable, build: Callable[[Draft], None], model: bool) -> tuple[Built, bool]:
     version = room.version()
     held = _BUILT.get(room)
     if held is None or held[0] != version:
         held = (version, {})
         _BUILT[room] = held
     built = held[1].get(key)
-    fresh = built is None
-    if built is None:
-        draft = Draft()
-        build(draft)
-        if draft.handlers:
-            raise ValueError("a part shared by many pages cannot hold a button")
-        built = held[1][key] = (draft.nodes, draft.model())
-    d.adopt(*built)
-    return fresh
+    if built is not None:
+        return built, False
+    draft = Draft()
+    build(draft)
+    if draft.handlers:
+        raise ValueError("a part shared by many pages cannot hold a button")
+    built = held[1][key] = (draft.nodes, draft.model() if model else "")
+    return built, True
