@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import os
 import random
 import time
 from collections.abc import Callable
@@ -48,7 +49,7 @@ from engine.view import view
 ACT_LABELS = {"kill": "Kill", "check": "Check", "shoot": "Shoot", "heal": "Heal", "block": "Block",
               "cover": "Cover", "visit": "Visit", "freeze": "Freeze", "suggest": "Suggest", "suspect": "Suspect"}
 EFFECT_TIMEOUT = 10.0
-SLOW_MS = 500.0
+SLOW_MS = float(os.environ.get("BENCH_SLOW_MS", "500"))
 SETUP_TIMEOUT = 120.0  # many rooms join at once: a lobby step may wait behind the others
 TIMERS = ("Night", "Discussion", "Vote", "Kamikaze's pick")  # uz, as the host's lobby labels them
 ROLE_BUTTON = "reveal"  # the node id of the game screen's reveal toggle (every seat's phone has it in a game)
@@ -66,6 +67,7 @@ class Stats:
     all_ms: list[float] = field(default_factory=list)  # tap -> every affected screen, one per action
     each_ms: list[float] = field(default_factory=list)  # tap -> one screen
     own_ms: list[float] = field(default_factory=list)  # the night act toggle -> the tapper's own screen
+    kind_ms: list[tuple[str, float]] = field(default_factory=list)  # (the action's kind, tap -> every screen)
     actions: int = 0
     bot_actions: int = 0  # the server's bots acted (counted from the log, not measured)
     polls: int = 0  # /_bench/steps requests while waiting for the bots (server CPU the bench itself costs)
@@ -78,7 +80,7 @@ class Stats:
     slow: list[str] = field(default_factory=list)  # the slowest actions: what they were
 
     def merge(self, other: Stats) -> None:
-        for name in ("all_ms", "each_ms", "own_ms", "error_text", "slow"):
+        for name in ("all_ms", "each_ms", "own_ms", "kind_ms", "error_text", "slow"):
             getattr(self, name).extend(getattr(other, name))
         for name in ("actions", "bot_actions", "polls", "raced", "missed", "refused", "errors", "games"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
@@ -120,7 +122,7 @@ class Room:
     async def pause(self) -> None:
         await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
 
-    async def measure(self, actor: Phone, affected: list[Phone], tap: str, what: str = "") -> bool:
+    async def measure(self, actor: Phone, affected: list[Phone], tap: str, what: str = "", kind: str = "") -> bool:
         """Tap, then wait for every affected phone's first update. False if the tap was refused."""
         notes = len(actor.notifications)
         start = time.perf_counter()
@@ -138,8 +140,10 @@ class Room:
             self.stats.each_ms.extend((m - start) * 1000 for m in seen)
             if len(seen) == len(moments):
                 self.stats.all_ms.append((max(seen) - start) * 1000)
+                self.stats.kind_ms.append((kind or what, self.stats.all_ms[-1]))
                 if self.stats.all_ms[-1] > SLOW_MS and len(self.stats.slow) < 200:
-                    self.stats.slow.append(f"{self.stats.all_ms[-1]:.0f} ms {what} ({len(watchers)} screens)")
+                    self.stats.slow.append(f"{self.stats.all_ms[-1]:.0f} ms {what} ({len(watchers)} screens, the "
+                                           f"first at {(min(seen) - start) * 1000:.0f} ms)")
         return True
 
     async def close(self) -> None:
@@ -329,6 +333,7 @@ class GameRoom(Room):
         assert state is not None
         actor = self.host if isinstance(action, Deadline) else self.seat_phone[action.seat]
         before = {id(phone): view(state, viewer) for phone, viewer in self.viewers()}
+        step_before = state.step
         try:
             apply(state, action)
         except RuleError:
@@ -349,7 +354,9 @@ class GameRoom(Room):
             except LookupError as still:
                 raise LookupError(f"{still} for {action!r} ({state.phase}, step {state.step})") from still
         what = f"{type(action).__name__} -> {state.phase}:{state.step}"
-        if not await self.measure(actor, affected, tap, what):
+        kind = (type(action).__name__ + (f" {action.act}" if isinstance(action, NightAct) else "")
+                + (" (a new step)" if state.step != step_before else ""))
+        if not await self.measure(actor, affected, tap, what, kind):
             await self.sync()
         return True
 

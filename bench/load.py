@@ -323,6 +323,17 @@ def percentile(values: list[float], q: float) -> float | None:
     return round(ordered[index], 1)
 
 
+def by_kind(kind_ms: list[Any], p95: float | None) -> dict[str, dict[str, Any]]:
+    """Tap -> every screen by kind of action (its type, and whether it ended the step): how many, p50, p95, and how
+    many of the actions slower than the run's p95 it holds (what the tail is made of)."""
+    groups: dict[str, list[float]] = {}
+    for kind, ms in kind_ms:
+        groups.setdefault(str(kind), []).append(float(ms))
+    return {kind: {"actions": len(values), "p50_ms": percentile(values, 50), "p95_ms": percentile(values, 95),
+                   "over_p95": sum(1 for ms in values if p95 is not None and ms > p95)}
+            for kind, values in sorted(groups.items(), key=lambda item: -len(item[1]))}
+
+
 def run_one(kind: str, rooms: int, players: int, duration: float, think: float, workers: int, storm: bool,
             data: Path, log: Any, bots: int = 0) -> dict[str, Any]:
     """One app under load; ``bots``: seats per room the server's bots play besides the ``players`` phones."""
@@ -366,7 +377,8 @@ def run_one(kind: str, rooms: int, players: int, duration: float, think: float, 
                     urllib.request.urlopen(f"{server.base}/_bench/memory", timeout=60) as response:
                 result["memory_after"] = json.loads(response.read())
         cpu1, gen1, (busy1, total1) = cpu_seconds(server.pid), pool.cpu(), machine_busy()
-        merged: dict[str, Any] = {"all_ms": [], "each_ms": [], "own_ms": [], "error_text": [], "slow": []}
+        merged: dict[str, Any] = {"all_ms": [], "each_ms": [], "own_ms": [], "kind_ms": [], "error_text": [],
+                                  "slow": []}
         counted: dict[str, list[int]] = {}
         for stats in stats_list:
             for name, (count, size) in stats.pop("received", {}).items():
@@ -389,6 +401,9 @@ def run_one(kind: str, rooms: int, players: int, duration: float, think: float, 
             machine_cpu_pct=round(100 * (busy1 - busy0) / max(1, total1 - total0), 1),
             rss_peak_mb=round(peak, 1),
         )
+        result["by_kind"] = by_kind(merged["kind_ms"], result["p95_ms"])
+        if os.environ.get("BENCH_SLOW_MS"):  # every slow action, not only the ten slowest
+            result["slow"] = merged["slow"]
         result["server_cpu_ms_per_action"] = round(1000 * (cpu1 - cpu0) / max(1, merged["actions"]), 1)
         result["received_per_action_per_phone"] = per_action(counted, merged["actions"], players)
         result["messages_per_action_per_phone"] = result["received_per_action_per_phone"]["messages"]
