@@ -143,7 +143,7 @@ class Room:
                 self.stats.kind_ms.append((kind or what, self.stats.all_ms[-1]))
                 if self.stats.all_ms[-1] > SLOW_MS and len(self.stats.slow) < 200:
                     self.stats.slow.append(f"{self.stats.all_ms[-1]:.0f} ms {what} ({len(watchers)} screens, the "
-                                           f"first at {(min(seen) - start) * 1000:.0f} ms)")
+                                           f"first at {(min(seen) - start) * 1000:.0f} ms) at {time.time():.1f}")
         return True
 
     async def close(self) -> None:

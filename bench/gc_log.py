@@ -18,7 +18,7 @@ def _callback(phase: str, info: dict[str, int]) -> None:
     elif generation in _started:
         took = time.perf_counter() - _started.pop(generation)
         if took > 0.05:
-            print(f"GC gen{generation} {took * 1000:.0f} ms collected {info['collected']} "
+            print(f"GC at {time.time():.1f} gen{generation} {took * 1000:.0f} ms collected {info['collected']} "
                   f"objects {len(gc.get_objects())}", file=sys.stderr, flush=True)
 
 
