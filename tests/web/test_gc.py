@@ -48,3 +48,18 @@ def test_a_restart_rebuilding_every_page_is_not_collected_at_once_but_a_burst_la
     assert app.collection_due(app.GROWTH_SETTLE, 2_000_000, 800_000)  # grown, a minute on
     assert not app.collection_due(app.GROWTH_SETTLE, 900_000, 800_000)  # a minute on, not grown enough
     assert app.collection_due(app.FULL_COLLECTION_EVERY, 800_000, 800_000)  # ten minutes: whatever the growth
+
+
+def test_the_server_collects_the_young_generation_after_ten_thousand_new_objects() -> None:
+    """A room's change lives for a few thousand objects: they are not moved on to the older generations (where they
+    were walked again and again) before they die."""
+    before = gc.get_threshold()
+    try:
+        app.tune_gc()
+        assert gc.get_threshold() == (app.YOUNG_COLLECTION_AFTER, *before[1:])
+        assert 10 * before[0] <= app.YOUNG_COLLECTION_AFTER
+    finally:
+        gc.set_threshold(*before)
+        gc.unfreeze()
+        if app._freeze_after_full in gc.callbacks:  # the server's alone (``_start_rooms`` reads it)
+            gc.callbacks.remove(app._freeze_after_full)
