@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 import tracemalloc
 from collections import Counter
 from typing import Any
@@ -92,9 +93,14 @@ def census() -> JSONResponse:
     """What the process holds: clients, elements, and the most numerous object types (for docs/PERFORMANCE.md)."""
     from nicegui import Client
 
-    gc.unfreeze()  # the server freezes what survives full collections (webgame.app), and get_objects
-    gc.collect()  # sees only what is not frozen: count everything, then freeze it again
-    gc.unfreeze()
+    game_app = sys.modules.get("webgame.app")  # the game's server (not the floor's)
+    if game_app is not None:  # its own collection of everything: the server's next one counts from this one
+        game_app.collect_everything()
+    else:
+        gc.unfreeze()
+        gc.collect()
+    gc.unfreeze()  # the server freezes what survives full collections (webgame.app), and get_objects sees only
+    # what is not frozen: count everything, then freeze it again
     objects = gc.get_objects()
     counts = Counter(type(obj).__name__ for obj in objects)
     elements = Counter(type(element).__name__ for client in list(Client.instances.values())
