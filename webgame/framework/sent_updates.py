@@ -34,12 +34,12 @@ def measure(outbox: Outbox) -> int:
     keep = nicegui_json.dumps is orjson_wrapper.dumps
     prepared: Prepared = {}
     total = 2  # the braces
-    for element_id, element in list(outbox.updates.items()):
+    for index, (element_id, element) in enumerate(list(outbox.updates.items())):
         data = None if isinstance(element, Deleted) else element._to_dict()  # noqa: SLF001
         body = _orjson(data) if keep else nicegui_json.dumps(data).encode()
         if keep:
             prepared[element_id] = (data, body)
-        total += len(body) + len(str(element_id)) + 3 + (1 if total > 2 else 0)  # "id": and the comma before it
+        total += (1 if index else 0) + len(str(element_id)) + 3 + len(body)  # a comma, then "id": and the element
     if keep:
         outbox.__dict__[PREPARED] = prepared
     return total
