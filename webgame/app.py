@@ -11,6 +11,7 @@ import ctypes
 import ctypes.util
 import gc
 import logging
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -22,7 +23,7 @@ from webgame import framework, settings
 from webgame.browser import app_manifest, heartbeat, language_cookie, public_address, storage_expiry, transport
 from webgame.browser.identity import storage_secret
 from webgame.cluster import process as cluster
-from webgame.framework import deletions, storage_files
+from webgame.framework import storage_files
 from webgame.language import catalogs
 from webgame.pages import home, protocol, results_screen, room
 from webgame.room.clock import Clock
@@ -67,26 +68,35 @@ def _freeze_after_full(phase: str, info: dict[str, int]) -> None:
 
 
 FULL_COLLECTION_EVERY = 600.0  # seconds: at most this long between two collections of everything
-GARBAGE_SHARE = 0.25  # ... or sooner, once this many elements were deleted since the last one, for each one alive
-GARBAGE_CHECK = 10.0  # seconds between two looks at the count (the sooner, the less garbage piles up)
-GROWTH_SETTLE = 60.0  # seconds after the start or the last collection before the deletions may trigger one: a
-# restart's reconnect storm builds every page again and needs the CPU the collection would take
+HEAP_GROWTH = 1.25  # ... or sooner, once Python's heap is this many times what it was after the last one
+HEAP_CHECK = 10.0  # seconds between two looks at the heap's size (the sooner, the less garbage piles up)
+GROWTH_SETTLE = 60.0  # seconds after the start or the last collection before growth may trigger one: a restart's
+# reconnect storm builds every page again (the heap doubles) and needs the CPU the collection would take
 
 
 class _Last:
-    """The last collection of everything (or the start): the deleted elements counted then, and when."""
+    """The last collection of everything (or the start): the heap's size right after it, and when."""
 
-    deleted = 0
+    heap = 0
     at = 0.0
 
 
 def collect_everything() -> None:
     """Collect everything, frozen objects included (a long pause), freeze what survives; the next one, if
-    ``full_collections`` makes it, counts from this one, whoever asked for it."""
+    ``full_collections`` makes it, counts the growth and the time from this one, whoever asked for it (the bench's
+    census of the memory collects everything before every play: the server's own collection a minute later came in
+    the play, 0.5-0.8 s with every room stopped, and freed next to nothing; docs/PERFORMANCE.md)."""
     gc.unfreeze()
     gc.collect()
     gc.freeze()
-    _Last.deleted, _Last.at = deletions.deleted, time.monotonic()
+    _Last.heap, _Last.at = heap_size(), time.monotonic()
+
+
+def heap_size() -> int:
+    """Python's allocated memory blocks, the measure of growth: ``sys.getallocatedblocks()`` takes under a
+    millisecond where ``gc.get_freeze_count()`` walks every frozen object (30-75 ms at two million, every
+    ``HEAP_CHECK`` seconds: a tenth of a second of the reconnect storm's CPU)."""
+    return sys.getallocatedblocks()
 
 
 def _malloc_trim() -> Callable[[], object] | None:
@@ -100,30 +110,27 @@ def _malloc_trim() -> Callable[[], object] | None:
     return lambda: trim(0)
 
 
-def collection_due(since_last: float, deleted: int, alive: int) -> bool:
+def collection_due(since_last: float, heap_now: int, heap_after_last: int) -> bool:
     """Whether ``full_collections`` collects everything now: ``since_last`` seconds after the last collection
-    (or the start), ``deleted`` elements deleted since, ``alive`` elements alive on the pages now."""
-    garbage = deleted > GARBAGE_SHARE * max(alive, 1)
-    return since_last >= FULL_COLLECTION_EVERY or (garbage and since_last >= GROWTH_SETTLE)
+    (or the start), with a heap of ``heap_now`` blocks against ``heap_after_last`` right after it."""
+    grown = heap_now > HEAP_GROWTH * max(heap_after_last, 1)
+    return since_last >= FULL_COLLECTION_EVERY or (grown and since_last >= GROWTH_SETTLE)
 
 
 async def full_collections() -> None:
     """Frees the cycles that died among frozen objects (pages closed, lobbies redrawn): a collection of
-    everything every ``FULL_COLLECTION_EVERY`` seconds, or sooner once a quarter as many elements as the pages hold
-    were deleted since the last one (``framework.deletions``: a burst of lobbies filling up and starting leaves much
-    behind), but not within ``GROWTH_SETTLE`` of the last one or of the start: after a restart the phones' pages are
-    all built again at once, which is growth, not garbage. The heap's growth, the measure before, grew with live
-    pages too: a table filling up called a 0.5-0.8 s collection that freed next to nothing, while 80 rooms played
-    (docs/PERFORMANCE.md).
+    everything every ``FULL_COLLECTION_EVERY`` seconds, or sooner when Python's heap grew by a quarter
+    (a burst of lobbies filling up leaves much behind), but not within ``GROWTH_SETTLE`` of the last one or of the
+    start: after a restart the phones' pages are all built again at once, which is growth, not garbage.
 
     At every look it also hands the C allocator's free pages back to the system (``malloc_trim``): the
     screen parts' models are strings of a few kilobytes, redrawn all the time, and the holes they leave in
     glibc's heap otherwise stay in the process's memory."""
-    _Last.deleted, _Last.at = deletions.deleted, time.monotonic()
+    _Last.heap, _Last.at = heap_size(), time.monotonic()
     trim = _malloc_trim()
     while True:
-        await asyncio.sleep(GARBAGE_CHECK)
-        if collection_due(time.monotonic() - _Last.at, deletions.deleted - _Last.deleted, deletions.alive()):
+        await asyncio.sleep(HEAP_CHECK)
+        if collection_due(time.monotonic() - _Last.at, heap_size(), _Last.heap):
             collect_everything()
         if trim is not None:
             trim()

@@ -20,7 +20,6 @@ from nicegui.testing import User
 from webgame import framework
 from webgame.framework import (
     asgi_layers,
-    deletions,
     outbox,
     page_escape,
     socket_transport,
@@ -64,7 +63,6 @@ async def test_the_simulated_phones_run_every_change_the_server_runs(user: User)
     assert nicegui.client.json is page_escape.ClientJson
     assert Outbox.loop is outbox._outbox_loop  # noqa: SLF001 - the test looks at what was installed
     assert Outbox.enqueue_update is outbox._enqueue_update  # noqa: SLF001 - a measured element, changed since
-    assert nicegui.Client.remove_elements is deletions._remove_elements  # noqa: SLF001 - the deletions counted
     assert FilePersistentDict.initialize is storage_files._read_storage_file  # noqa: SLF001
     assert core.sio is not None and core.sio.packet_class.uses_binary_events is False
     assert core.sio.manager.direct_emit is True

@@ -6,11 +6,7 @@ import gc
 import time
 import weakref
 
-from nicegui import ui
-from nicegui.testing import User
-
 from webgame import app
-from webgame.framework import deletions
 
 
 class Node:
@@ -46,45 +42,26 @@ def test_a_full_collection_freezes_what_survives_it() -> None:
         gc.unfreeze()
 
 
-def test_a_restart_rebuilding_every_page_is_not_collected_at_once_but_a_burst_of_deletions_later_is() -> None:
-    """After a restart the phones' pages are built again at once: no collection of everything in the middle of that
-    reconnect storm; a minute on, many elements deleted (lobbies redrawn, pages closed) are collected, live pages
-    growing are not (a table filling up while the others play), and time alone is."""
-    assert not app.collection_due(10.0, 5_000, 10_000)  # the storm, 10 s after the start
-    assert app.collection_due(app.GROWTH_SETTLE, 5_000, 10_000)  # a minute on: half as many deleted as alive
-    assert not app.collection_due(app.GROWTH_SETTLE, 500, 20_000)  # a minute on: the pages grew, little deleted
-    assert app.collection_due(app.FULL_COLLECTION_EVERY, 0, 10_000)  # ten minutes: whatever was deleted
+def test_a_restart_rebuilding_every_page_is_not_collected_at_once_but_a_burst_later_is() -> None:
+    """After a restart the phones' pages are built again at once (the heap doubles): no collection of
+    everything in the middle of that reconnect storm; growth a minute on is collected, and time alone too."""
+    assert not app.collection_due(10.0, 2_000_000, 800_000)  # the storm, 10 s after the start
+    assert app.collection_due(app.GROWTH_SETTLE, 2_000_000, 800_000)  # grown, a minute on
+    assert not app.collection_due(app.GROWTH_SETTLE, 900_000, 800_000)  # a minute on, not grown enough
+    assert app.collection_due(app.FULL_COLLECTION_EVERY, 800_000, 800_000)  # ten minutes: whatever the growth
 
 
 def test_a_collection_of_everything_asked_by_anyone_restarts_the_count() -> None:
-    """The next collection counts the deletions and the time from the last one, whoever asked for it (the bench's
-    census of the memory collects everything too): no second long pause for garbage already freed."""
-    deletions.deleted += 100  # elements deleted since the last collection
+    """The next collection counts the heap's growth and the time from the last one, whoever asked for it (the
+    bench's census of the memory collects everything too): no second long pause for garbage already freed."""
+    app._Last.heap, app._Last.at = 1, 0.0  # a tiny heap long ago: a collection would be due
+    assert app.collection_due(time.monotonic() - app._Last.at, app.heap_size(), app._Last.heap)
     try:
         app.collect_everything()
-        assert app._Last.deleted == deletions.deleted
         assert time.monotonic() - app._Last.at < 5.0
-        assert not app.collection_due(time.monotonic() - app._Last.at, deletions.deleted - app._Last.deleted, 10)
+        assert not app.collection_due(time.monotonic() - app._Last.at, app.heap_size(), app._Last.heap)
     finally:
         gc.unfreeze()
-
-
-async def test_the_deleted_elements_are_counted(user: User) -> None:
-    """What the collection of everything frees is counted as NiceGUI deletes it: a part cleared, a page gone."""
-    box: list[ui.column] = []
-
-    @ui.page("/deleted")
-    def page() -> None:
-        with ui.column() as column:
-            for n in range(5):
-                ui.label(f"line {n}")
-        box.append(column)
-
-    await user.open("/deleted")
-    before, alive = deletions.deleted, deletions.alive()
-    box[0].clear()
-    assert deletions.deleted - before == 5
-    assert deletions.alive() == alive - 5
 
 
 def test_the_server_collects_the_young_generation_after_ten_thousand_new_objects() -> None:

@@ -9,7 +9,6 @@ the proposals for NiceGUI itself: docs/FRAMEWORK.md):
 - ``outbox``: ``Outbox.loop`` without its wake-up every second (5-9 % of the CPU with a thousand phones), and
   ``expects_arguments`` remembered per function (4 % when lobbies become games).
 - ``sent_updates``: a page's next update serialized once: its size for the padding, and the bytes then sent.
-- ``deletions``: the elements NiceGUI deleted, counted (when the collection of everything has garbage to free).
 - ``elements``: the outbox's loaded scripts and an element's dict, as the padding reads them (no reload of a
   script on one phone and not another: a size side channel).
 - ``asgi_layers``: NiceGUI's three ``BaseHTTPMiddleware`` layers as plain ASGI layers (about 5 % of the storm).
@@ -67,7 +66,6 @@ def install(app: Any, *, behind_proxy: Callable[[], bool] = lambda: False) -> No
 
     from webgame.framework import (
         asgi_layers,
-        deletions,
         outbox,
         page_adoption,
         page_escape,
@@ -81,7 +79,6 @@ def install(app: Any, *, behind_proxy: Callable[[], bool] = lambda: False) -> No
     page_template.install()
     page_escape.install()
     outbox.install()
-    deletions.install()
     storage_files.quiet_reads()
     asgi_layers.install()
     socket_transport.sansio_websockets()
