@@ -93,14 +93,16 @@ def census() -> JSONResponse:
     """What the process holds: clients, elements, and the most numerous object types (for docs/PERFORMANCE.md)."""
     from nicegui import Client
 
-    game_app = sys.modules.get("webgame.app")  # the game's server (not the floor's)
-    if game_app is not None:  # its own collection of everything: the server's next one counts from this one
+    # The server freezes what survives full collections (webgame.app), and get_objects sees only what is not frozen:
+    # collect everything, count it all, then freeze it again. The game's server collects by its own call, so that its
+    # next collection of everything counts from this one (the floor has none).
+    game_app = sys.modules.get("webgame.app")
+    if game_app is not None:
         game_app.collect_everything()
     else:
         gc.unfreeze()
         gc.collect()
-    gc.unfreeze()  # the server freezes what survives full collections (webgame.app), and get_objects sees only
-    # what is not frozen: count everything, then freeze it again
+    gc.unfreeze()
     objects = gc.get_objects()
     counts = Counter(type(obj).__name__ for obj in objects)
     elements = Counter(type(element).__name__ for client in list(Client.instances.values())

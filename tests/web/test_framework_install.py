@@ -18,14 +18,7 @@ from nicegui.persistence.file_persistent_dict import FilePersistentDict
 from nicegui.testing import User
 
 from webgame import framework
-from webgame.framework import (
-    asgi_layers,
-    outbox,
-    page_escape,
-    socket_transport,
-    stale_sockets,
-    storage_files,
-)
+from webgame.framework import asgi_layers, outbox, page_escape, socket_transport, stale_sockets, storage_files
 
 from .structure import ROOT
 

@@ -88,31 +88,24 @@ async def test_a_measured_update_is_serialized_once_and_kept_as_dicts(user: User
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """The bytes measured for the padding are the ones sent: no element unchanged since is serialized again, one
     changed since is sent as it is now; NiceGUI's history (a reconnect's replay) holds dicts, not the bytes."""
-    labels: list[ui.label] = []
-
-    @ui.page("/once")
-    def page() -> None:
-        labels.extend(ui.label(f"label {n}") for n in range(3))
-
-    await user.open("/once")
-    client = next(c for c in Client.instances.values() if labels and labels[0].client is c)
-    await _drained(client)
-    for n, label in enumerate(labels):
-        label.set_text(f"changed {n}")
-    sent_updates.measure(client.outbox)
-    labels[2].set_text("changed after the measure")
     made: list[int] = []
-    original = type(labels[0])._to_dict
+    changed: list[ui.label] = []
 
-    def to_dict(self: ui.label) -> dict[str, Any]:
-        made.append(self.id)
-        return original(self)
+    def change(labels: list[ui.label]) -> None:
+        labels[2].set_text("changed after the measure")
+        changed.extend(labels)
+        original = type(labels[0])._to_dict
 
-    monkeypatch.setattr(type(labels[0]), "_to_dict", to_dict)
-    await _drained(client)
-    assert made == [labels[2].id]  # only the element changed after the measure was made into a dict again
+        def to_dict(self: ui.label) -> dict[str, Any]:
+            made.append(self.id)
+            return original(self)
+
+        monkeypatch.setattr(type(labels[0]), "_to_dict", to_dict)
+
+    _measured, _update, client = await _sent_updates(user, monkeypatch, change)
+    assert made == [changed[2].id]  # only the element changed after the measure was made into a dict again
     update = next(message[2] for _id, _time, message in reversed(client.outbox.message_history)
                   if message[1] == "update")
     assert {key: value["text"] for key, value in update.items() if key != "_id"} == {
-        labels[0].id: "changed 0", labels[1].id: "changed 1", labels[2].id: "changed after the measure"}
+        changed[0].id: "changed 0 ", changed[1].id: "changed 1 é", changed[2].id: "changed after the measure"}
     assert all(isinstance(value, dict) for key, value in update.items() if key != "_id")

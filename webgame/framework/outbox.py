@@ -74,14 +74,12 @@ def install() -> None:
 
 def _enqueue_update(self: Outbox, element: Any) -> None:
     """NiceGUI's, forgetting the element's measured bytes (``sent_updates``): it changed since it was measured."""
-    if self.__dict__.get(sent_updates.PREPARED):
-        sent_updates.forget_measure(self, element.id)
+    sent_updates.forget_measure(self, element.id)
     _ORIGINAL_ENQUEUE_UPDATE(self, element)
 
 
 def _enqueue_delete(self: Outbox, element: Any) -> None:
-    if self.__dict__.get(sent_updates.PREPARED):
-        sent_updates.forget_measure(self, element.id)
+    sent_updates.forget_measure(self, element.id)
     _ORIGINAL_ENQUEUE_DELETE(self, element)
 
 
