@@ -7,8 +7,10 @@ raises a ``RuleError`` and leaves the state exactly as it was.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from engine import best_move, night, points
 from engine.actions import MODERATOR_ACTIONS, Action, BestMove, Deadline, ExtraPoints, KamikazePick, NightAct
@@ -158,12 +160,41 @@ def validate(state: GameState, action: Action) -> None:
 
 
 def _scratch(state: GameState) -> GameState:
-    """A copy of ``state`` to try an action on. What ``apply`` only appends to or replaces is shared, not copied:
-    the log's actions and the events (frozen; an event's parameters are its own copy), the random state (a tuple)
-    and no derived cache; a full deep copy of a long game costs a hundred times the action itself."""
-    shared: dict[int, object] = {id(state.log): list(state.log), id(state.events): list(state.events),
-                                 id(state.rng_state): state.rng_state, id(state.cache): {}}
-    return copy.deepcopy(state, shared)
+    """A copy of ``state`` to try an action on, sharing nothing ``apply`` changes in place: each field copied as deep as
+    what it holds (``SCRATCH_COPIES``). What ``apply`` only appends to or replaces is shared: the actions and events
+    in the lists (frozen; an event's parameters are its own copy), the random state (a tuple); the derived cache
+    starts empty. ``copy.deepcopy`` of the state was most of a tap's engine time (issue 32: five times the action
+    itself, walking every value through its memo); a field this table does not know is deep-copied."""
+    new = object.__new__(GameState)
+    for name, how in _SCRATCH_PLAN:
+        value = getattr(state, name)
+        setattr(new, name, value if how is None else how(value))
+    return new
+
+
+# How ``_scratch`` copies each field of the state: "shared" (immutable: a number, a string, an enum, a tuple), "list",
+# "set" or "dict" (of immutable items), "dict_of_lists" (lists of immutable items), "list_of_dicts" (of immutable
+# values), "empty" (a cache). tests/engine/test_validate.py holds the table to the fields and to what they hold.
+SCRATCH_COPIES: dict[str, str] = {
+    "rules": "shared", "seed": "shared", "rng_state": "shared", "phase": "shared", "day": "shared",
+    "step": "shared", "winner": "shared", "vote_round": "shared", "eliminated_by_vote": "shared",
+    "speaker": "shared", "after_last_words": "shared", "opening_step": "shared", "speech_offset": "shared",
+    "options": "dict", "roles": "list", "dealt": "list", "alive": "list", "log": "list", "events": "list",
+    "candidates": "list", "voters_against": "list", "queue": "list", "nominations": "list",
+    "night_done": "set", "notes_used": "set", "ready": "set", "silenced": "set", "loses_speech": "set",
+    "penalty_vote": "set", "night_blocked": "dict", "self_heals": "dict", "votes": "dict", "yes_votes": "dict",
+    "fouls": "dict", "night_acts": "dict_of_lists", "picks": "dict_of_lists", "foul_amounts": "dict_of_lists",
+    "choices": "list_of_dicts", "cache": "empty",
+}
+_COPIERS: dict[str, Callable[[Any], Any] | None] = {
+    "shared": None, "list": list, "set": set, "dict": dict,
+    "dict_of_lists": lambda value: {key: list(items) for key, items in value.items()},
+    "list_of_dicts": lambda value: [dict(item) for item in value],
+    "empty": lambda _: {},
+}
+_SCRATCH_PLAN: tuple[tuple[str, Callable[[Any], Any] | None], ...] = tuple(
+    (field.name, _COPIERS[SCRATCH_COPIES[field.name]] if field.name in SCRATCH_COPIES else copy.deepcopy)
+    for field in dataclasses.fields(GameState))
 
 
 def step_seconds(state: GameState) -> int:
