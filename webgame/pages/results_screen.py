@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
+from typing import cast
 
 from nicegui import Client, background_tasks, ui
 from starlette.requests import Request
@@ -63,6 +65,8 @@ class ScreenPage:
         self.results_seen = 0  # the votes ended so far in the game followed: a new one is the vote's moment
         self.result_until = 0.0  # until when (time.monotonic) the vote's result is shown alone
         self.moderator_gone = False  # as last drawn: the uk moderator's phone gone for the hand-over delay
+        self.parts: list[TvPart] = []  # the playing screen's parts, drawn again each when its key changes (``redraw``)
+        self.frame: tuple[object, ...] | None = None  # what their layout is made of, as last drawn whole
 
     def build(self) -> None:
         _ = self.t
@@ -99,7 +103,7 @@ class ScreenPage:
                 return  # the clock's tick: the screen changes only when the moderator's absence does
         else:
             self._follow(narrate=True)
-        self.body.refresh()
+        self.redraw()
 
     def chat_added(self, line: ChatLine) -> None:
         """The TV shows no chat."""
@@ -180,13 +184,38 @@ class ScreenPage:
         await asyncio.sleep(max(0.0, until - time.monotonic()))
         if self.result_until == until and not self.client.is_deleted:
             self.result_until = 0.0
-            self.body.refresh()
+            self.redraw()
 
     # ------------------------------------------------------------ the screen
+
+    def redraw(self) -> None:
+        """After a change: the parts of the game's screen whose key changed (``TvPart``), or the whole body when what
+        it is made of changed (the lobby, a new game, the vote's moment, the end, the moderator gone, a notice). The TV
+        was built again whole at every tap: some fifty elements and its QR code, more work than the room's twelve
+        phones together (issue 32)."""
+        proj = self.room.projection(None)
+        if self.parts and proj is not None and self.frame == self._frame(proj):
+            for part in self.parts:
+                part.renew(proj)
+            return
+        self.body.refresh()
+
+    def _frame(self, proj: Projection) -> tuple[object, ...] | None:
+        """What the playing screen's layout is made of (None: drawn whole every time: the lobby, the end, the vote's
+        moment)."""
+        room = self.room
+        if room.stage is not Stage.PLAYING:
+            return None
+        held = self.result_until or (proj.view.get("result_hold")
+                                     and day_result(self.t, proj.view, proj.events, self.name_of))
+        if held and tv_table.result_count(proj.view):
+            return None
+        return room.game_id, moderator_presence.moderator_gone(room), tuple(room.notices.texts(self.t))
 
     @ui.refreshable_method
     def body(self) -> None:
         self.countdown = None
+        self.parts, self.frame = [], None
         room, _ = self.room, self.t
         proj = room.projection(None)  # the spectator's
         if room.stage is Stage.LOBBY or proj is None:
@@ -202,19 +231,33 @@ class ScreenPage:
             tv_parts.ended(self.t, p, self.name_of)
             standings.tv_part(self.t, room)  # the evening's standings, in big type (issue 30)
             return
+        held = self.result_until or (p.get("result_hold")  # the room's hold before the night (webgame.room.result_hold)
+                                     and day_result(_, p, proj.events, self.name_of))  # (today's vote, if any)
+        if held and tv_table.result_count(p):  # the vote's moment: under the phase, its result alone, for a few seconds
+            self._head(proj)
+            tv_table.result(_, p, self.name_of, lambda e: self._death_line(e, str(p["rules"])))
+            return
+        self.frame = self._frame(proj)
+        self.parts = [TvPart(self._head, _head_key), TvPart(self._progress, _progress_key),
+                      TvPart(self._deaths, _deaths_key), TvPart(self._table, _table_key),
+                      TvPart(self._news, self._news_key)]
+        for part in self.parts:
+            part.place(proj)
+
+    def _head(self, proj: Projection) -> None:
+        """The phase and the countdown (the room's clock sets the countdown's text: ``tick``)."""
+        p, _ = proj.view, self.t
         with ui.element("div").classes("mafia-tv-head"):
             testid(ui.label(wording.phase_title(_, p["phase"], int(p["day"]))).classes("mafia-big"), "phase")
             self.countdown = testid(ui.label("").classes("mafia-countdown"), "countdown")
             self.tick()
-        held = self.result_until or (p.get("result_hold")  # the room's hold before the night (webgame.room.result_hold)
-                                     and day_result(_, p, proj.events, self.name_of))  # (today's vote, if any)
-        if held and tv_table.result(_, p, self.name_of, lambda e: self._death_line(e, str(p["rules"]))):
-            return  # the vote's moment: its result alone, for a few seconds
-        tv_parts.progress(self.t, p, self.name_of)
-        tv_parts.tally(self.t, p, self.name_of)  # above the players: on a TV the tally must not fall below the fold
-        self._deaths(p)
-        tv_table.table(_, p, proj.seats, self.name_of)
-        self._news()
+
+    def _progress(self, proj: Projection) -> None:
+        tv_parts.progress(self.t, proj.view, self.name_of)
+        tv_parts.tally(self.t, proj.view, self.name_of)  # above the players: on a TV it must not fall below the fold
+
+    def _table(self, proj: Projection) -> None:
+        tv_table.table(self.t, proj.view, proj.seats, self.name_of)
 
     def _corner(self) -> None:
         """The room's QR code and code, in a corner all game long (a latecomer joins as a spectator)."""
@@ -227,11 +270,10 @@ class ScreenPage:
         for text in self.room.notices.texts(self.t):
             testid(ui.label(text).classes("mafia-tv-progress"), "notice")
 
-    def _deaths(self, p: View) -> None:
+    def _deaths(self, proj: Projection) -> None:
         """The latest deaths as big cards: today's, and at night the previous day's."""
-        day, night = int(p["day"]), p.get("phase") == "night"
-        latest = [e for e in narration.public_events(p) if e.get("type") == "death"
-                  and (int(e["day"]) == day or (night and int(e["day"]) == day - 1 and e.get("phase") != "night"))]
+        p = proj.view
+        latest = _latest_deaths(p)
         if not latest:
             return
         with ui.element("div").classes("mafia-deaths"):
@@ -254,10 +296,12 @@ class ScreenPage:
             parts.append(wording.role_name(_, rules, str(event["role"])))
         return " · ".join(parts)
 
-    def _news(self) -> None:
+    def _news_key(self, proj: Projection) -> object:
+        return news_lines(self.t, proj.view, proj.events, self.name_of, 0)[0][-4:]  # the lines it shows
+
+    def _news(self, proj: Projection) -> None:
         """The latest public announcements (the phones' news, the spectator's part of it)."""
-        _, proj = self.t, self.proj
-        assert proj is not None
+        _ = self.t
         lines, _older = news_lines(_, proj.view, proj.events, self.name_of, 0)
         if lines:
             with ui.card().classes("mafia-card mafia-news"):
@@ -279,6 +323,62 @@ class ScreenPage:
                 self._notices()
                 tv_table.lobby_seats(_, room.players(), lambda seat: room.is_connected(seat.token_hash))
                 standings.tv_part(_, room)  # between games: the evening so far
+
+
+class TvPart:
+    """A part of the TV's playing screen in a box of its own (``display: contents``: laid out as if it were not
+    there), drawn again only when its key changed: what it reads of the spectator's projection (the language and the
+    names are the page's and the game's, fixed while the part lives: a new game draws the whole body)."""
+
+    __slots__ = ("box", "build", "key", "key_of")
+
+    def __init__(self, build: Callable[[Projection], None], key_of: Callable[[Projection], object]) -> None:
+        self.build, self.key_of = build, key_of
+        self.box: ui.element | None = None
+        self.key: object = None
+
+    def place(self, proj: Projection) -> None:
+        self.key = self.key_of(proj)
+        self.box = ui.element("div").classes("mafia-tv-part")
+        with self.box:
+            self.build(proj)
+
+    def renew(self, proj: Projection) -> None:
+        key = self.key_of(proj)
+        if self.box is None or self.box.is_deleted or key == self.key:
+            return
+        self.key = key
+        self.box.clear()
+        with self.box:
+            self.build(proj)
+
+
+def _latest_deaths(p: View) -> list[EventRecord]:
+    day, night = int(p["day"]), p.get("phase") == "night"
+    return [e for e in narration.public_events(p) if e.get("type") == "death"
+            and (int(e["day"]) == day or (night and int(e["day"]) == day - 1 and e.get("phase") != "night"))]
+
+
+def _head_key(proj: Projection) -> object:
+    return proj.view["phase"], proj.view["day"], proj.view["step"]  # a new step: its countdown at once
+
+
+_PROGRESS_READS = ("phase", "day", "rules", "alive", "waiting", "ready", "votes", "yes_votes", "speaker", "best_moves",
+                   "candidates", "penalties")  # what tv_parts.progress and tally read of the view
+
+
+def _progress_key(proj: Projection) -> object:
+    p = cast(dict[str, object], proj.view)
+    return tuple(p.get(key) for key in _PROGRESS_READS)
+
+
+def _deaths_key(proj: Projection) -> object:
+    return proj.view["rules"], _latest_deaths(proj.view)
+
+
+def _table_key(proj: Projection) -> object:
+    p = proj.view
+    return proj.seats, p["rules"], p.get("alive"), p.get("roles"), p.get("fouls"), p.get("speaker")
 
 
 def register() -> None:

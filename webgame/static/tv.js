@@ -16,12 +16,19 @@
 
   function isTv() { return window.innerWidth > 600; }
 
+  // The boxes laid out in the element: its children, and for a child of ``display: contents`` (a box of the TV's
+  // parts, results_screen.TvPart, and the refreshable's container) its own children in its place.
+  function laidOut(el) {
+    return Array.from(el.children).flatMap((child) =>
+      getComputedStyle(child).display === "contents" ? laidOut(child) : [child]);
+  }
+
   // Whether the box's content goes past its bottom or right edge, to the fraction of a pixel (scrollHeight is
   // rounded); its fixed children (the corner's QR code) are not in it.
   function overflows(el) {
     if (el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1) return true;
     const box = el.getBoundingClientRect();
-    return Array.from(el.children).some((child) => {
+    return laidOut(el).some((child) => {
       if (getComputedStyle(child).position === "fixed") return false;
       const r = child.getBoundingClientRect();
       return r.bottom > box.bottom + 0.25 || r.right > box.right + 0.25;
