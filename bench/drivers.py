@@ -50,6 +50,9 @@ ACT_LABELS = {"kill": "Kill", "check": "Check", "shoot": "Shoot", "heal": "Heal"
               "cover": "Cover", "visit": "Visit", "freeze": "Freeze", "suggest": "Suggest", "suspect": "Suspect"}
 EFFECT_TIMEOUT = 10.0
 SLOW_MS = float(os.environ.get("BENCH_SLOW_MS", "500"))
+# BENCH_TV=1: each game room's TV screen (/r/CODE/screen) open too, from the game's start, as at a real table; it is not
+# one of the screens an action's time waits for, and it is not reconnected after the storm (use it with --no-storm).
+WITH_TV = os.environ.get("BENCH_TV") == "1"
 SETUP_TIMEOUT = 120.0  # many rooms join at once: a lobby step may wait behind the others
 TIMERS = ("Night", "Discussion", "Vote", "Kamikaze's pick")  # uz, as the host's lobby labels them
 ROLE_BUTTON = "reveal"  # the node id of the game screen's reveal toggle (every seat's phone has it in a game)
@@ -118,6 +121,7 @@ class Room:
         self.stats = Stats()
         self.path = ""
         self.last_missing: list[Phone] = []  # the phones that saw nothing of the last measured action
+        self.watchers: list[Phone] = []  # screens that only watch (the TV: ``WITH_TV``)
 
     async def pause(self) -> None:
         await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
@@ -147,7 +151,7 @@ class Room:
         return True
 
     async def close(self) -> None:
-        await asyncio.gather(*(p.close() for p in self.phones), return_exceptions=True)
+        await asyncio.gather(*(p.close() for p in [*self.phones, *self.watchers]), return_exceptions=True)
 
     async def recover_all(self, give_up: float) -> list[float]:
         """The storm: every phone reconnects (reloading its page when the server forgot it)."""
@@ -229,6 +233,10 @@ class GameRoom(Room):
             await host.wait(0.5)
         for phone in self.phones:
             await self._until(phone, in_game, "game page", timeout=SETUP_TIMEOUT)
+        if WITH_TV and not self.watchers:
+            tv = Phone(self.base, f"room{self.index}-tv")
+            await tv.visit(f"{self.path}/screen")
+            self.watchers.append(tv)
         await self.sync()
 
     async def _until(self, phone: Phone, check: Any, what: str, timeout: float = 30.0) -> None:
