@@ -72,8 +72,9 @@ async def test_the_tvs_parts_are_what_a_whole_drawing_shows(create_user: Callabl
 
 
 async def test_a_vote_draws_the_tally_again_and_not_the_seats(create_user: Callable[[], User]) -> None:
-    """A vote changes the tally on the TV and nothing else: from a vote's first ballot to its last, the seats' tiles
-    and the QR code stay the elements they were (nothing of them is sent to the TV again)."""
+    """A vote changes the tally on the TV and nothing else: from a vote's first ballot to its last, the seats' tiles,
+    the QR code and the progress line stay the elements they were (the line's words and its bar set in place; nothing
+    of the rest is sent to the TV again)."""
     table = await Table.seat(create_user, "uz", 8, 303, languages=("en",))
     tv = tv_of(table)
     by_step: dict[int, list[tuple[tuple[int, ...], tuple[str, ...]]]] = {}
@@ -84,7 +85,7 @@ async def test_a_vote_draws_the_tally_again_and_not_the_seats(create_user: Calla
             return
         elements = list(tv.client.elements.values())
         kept = tuple(element.id for element in elements if "mafia-qr" in element.classes
-                     or str(element.props.get("data-testid", "")).startswith("seat-"))
+                     or str(element.props.get("data-testid", "")).startswith(("seat-", "progress")))
         tally = tuple(str(getattr(element, "text", "")) for element in elements
                       if element.props.get("data-testid") in ("tally", "progress"))
         by_step.setdefault(state.step, []).append((kept, tally))
@@ -93,5 +94,5 @@ async def test_a_vote_draws_the_tally_again_and_not_the_seats(create_user: Calla
     votes = [seen for seen in by_step.values() if len(seen) >= 3]
     assert votes, by_step
     for seen in votes:
-        assert len({kept for kept, _ in seen}) == 1, "a ballot drew the seats or the QR code again"
+        assert len({kept for kept, _ in seen}) == 1, "a ballot drew the seats, the QR code or the progress again"
         assert len({tally for _, tally in seen}) == len(seen), "a ballot left the tally as it was"

@@ -67,6 +67,8 @@ class ScreenPage:
         self.moderator_gone = False  # as last drawn: the uk moderator's phone gone for the hand-over delay
         self.parts: list[TvPart] = []  # the playing screen's parts, drawn again each when its key changes (``redraw``)
         self.frame: tuple[object, ...] | None = None  # what their layout is made of, as last drawn whole
+        self.meter: tv_parts.Meter | None = None  # the progress line and bar, as drawn (``_set_progress``)
+        self.meter_phase: str | None = None
 
     def build(self) -> None:
         _ = self.t
@@ -238,9 +240,9 @@ class ScreenPage:
             tv_table.result(_, p, self.name_of, lambda e: self._death_line(e, str(p["rules"])))
             return
         self.frame = self._frame(proj)
-        self.parts = [TvPart(self._head, _head_key), TvPart(self._progress, _progress_key),
-                      TvPart(self._deaths, _deaths_key), TvPart(self._table, _table_key),
-                      TvPart(self._news, self._news_key)]
+        self.parts = [TvPart(self._head, _head_key), TvPart(self._progress, _progress_key, self._set_progress),
+                      TvPart(self._tally, _tally_key), TvPart(self._deaths, _deaths_key),
+                      TvPart(self._table, _table_key), TvPart(self._news, self._news_key)]
         for part in self.parts:
             part.place(proj)
 
@@ -253,7 +255,19 @@ class ScreenPage:
             self.tick()
 
     def _progress(self, proj: Projection) -> None:
-        tv_parts.progress(self.t, proj.view, self.name_of)
+        self.meter = tv_parts.progress(self.t, proj.view, self.name_of)
+        self.meter_phase = proj.view.get("phase")
+
+    def _set_progress(self, proj: Projection) -> bool:
+        """A count that moved (a night's choice, a vote): its line and bar set in place, nothing made again; False
+        when the part is not the same count (``progress`` then draws it again)."""
+        drawn, shown = self.meter, tv_parts.meter(self.t, proj.view)
+        if drawn is None or shown is None or drawn[0].is_deleted or proj.view.get("phase") != self.meter_phase:
+            return False
+        tv_parts.set_meter(drawn, shown)
+        return True
+
+    def _tally(self, proj: Projection) -> None:
         tv_parts.tally(self.t, proj.view, self.name_of)  # above the players: on a TV it must not fall below the fold
 
     def _table(self, proj: Projection) -> None:
@@ -328,12 +342,14 @@ class ScreenPage:
 class TvPart:
     """A part of the TV's playing screen in a box of its own (``display: contents``: laid out as if it were not
     there), drawn again only when its key changed: what it reads of the spectator's projection (the language and the
-    names are the page's and the game's, fixed while the part lives: a new game draws the whole body)."""
+    names are the page's and the game's, fixed while the part lives: a new game draws the whole body). ``adjust``:
+    what changes the part in place instead, when it can (True)."""
 
-    __slots__ = ("box", "build", "key", "key_of")
+    __slots__ = ("adjust", "box", "build", "key", "key_of")
 
-    def __init__(self, build: Callable[[Projection], None], key_of: Callable[[Projection], object]) -> None:
-        self.build, self.key_of = build, key_of
+    def __init__(self, build: Callable[[Projection], None], key_of: Callable[[Projection], object],
+                 adjust: Callable[[Projection], bool] | None = None) -> None:
+        self.build, self.key_of, self.adjust = build, key_of, adjust
         self.box: ui.element | None = None
         self.key: object = None
 
@@ -348,6 +364,8 @@ class TvPart:
         if self.box is None or self.box.is_deleted or key == self.key:
             return
         self.key = key
+        if self.adjust is not None and self.adjust(proj):
+            return
         self.box.clear()
         with self.box:
             self.build(proj)
@@ -363,13 +381,19 @@ def _head_key(proj: Projection) -> object:
     return proj.view["phase"], proj.view["day"], proj.view["step"]  # a new step: its countdown at once
 
 
-_PROGRESS_READS = ("phase", "day", "rules", "alive", "waiting", "ready", "votes", "yes_votes", "speaker", "best_moves",
-                   "candidates", "penalties")  # what tv_parts.progress and tally read of the view
+_PROGRESS_READS = ("phase", "day", "rules", "alive", "waiting", "ready", "votes", "yes_votes", "speaker",
+                   "best_moves")  # what tv_parts.progress reads of the view
+_TALLY_READS = ("votes", "candidates", "alive", "penalties")  # ... and tv_parts.tally, in a vote
 
 
 def _progress_key(proj: Projection) -> object:
     p = cast(dict[str, object], proj.view)
     return tuple(p.get(key) for key in _PROGRESS_READS)
+
+
+def _tally_key(proj: Projection) -> object:
+    p = cast(dict[str, object], proj.view)
+    return tuple(p.get(key) for key in _TALLY_READS) if p.get("phase") == "vote" else None
 
 
 def _deaths_key(proj: Projection) -> object:

@@ -14,9 +14,11 @@ from webgame.language.i18n import Translator
 from webgame.pages import wording
 from webgame.pages.components import testid
 
+Meter = tuple[ui.label, ui.element]  # the progress line and its bar's fill, as drawn (``progress``, ``set_meter``)
 
-def progress(_: Translator, p: View, name_of: Callable[[int], str]) -> None:
-    """The step's progress without names: how many have chosen at night, are ready, have voted."""
+
+def meter(_: Translator, p: View) -> tuple[str, float] | None:
+    """The step's progress as a line and a share of the living (None when the step has no count: speeches)."""
     living = len(p.get("alive", []))
     phase = p.get("phase")
     if phase == "night":
@@ -28,16 +30,36 @@ def progress(_: Translator, p: View, name_of: Callable[[int], str]) -> None:
     elif phase == "eliminate_all":
         done, text = len(p.get("yes_votes") or {}), _("Voted: {done} of {living}")
     else:
+        return None
+    return text.format(done=_.number(done), living=_.number(living)), done / max(1, living)
+
+
+def progress(_: Translator, p: View, name_of: Callable[[int], str]) -> Meter | None:
+    """The step's progress without names: how many have chosen at night, are ready, have voted; its line and bar
+    (``set_meter`` changes them in place), or None (the speaker, the best moves)."""
+    shown = meter(_, p)
+    if shown is None:
         if p.get("speaker"):
             ui.label(_("Now speaking: {name}").format(name=name_of(int(p["speaker"])))).classes(
                 "mafia-tv-progress")
         best_moves(_, p, name_of)
-        return
+        return None
     with ui.element("div").classes("mafia-tv-meter"):
-        testid(ui.label(text.format(done=_.number(done), living=_.number(living))).classes("mafia-tv-progress"),
-               "progress")
+        line = testid(ui.label(shown[0]).classes("mafia-tv-progress"), "progress")
         with ui.element("div").classes("mafia-bar-track"):
-            ui.element("div").classes("mafia-bar-fill").style(f"width: {100 * done / max(1, living):.0f}%")
+            fill = ui.element("div").classes("mafia-bar-fill").style(_width(shown[1]))
+    return line, fill
+
+
+def set_meter(drawn: Meter, shown: tuple[str, float]) -> None:
+    """The progress drawn by ``progress``, its line and bar set to ``shown`` (no element made again)."""
+    line, fill = drawn
+    line.set_text(shown[0])
+    fill.style(replace=_width(shown[1]))
+
+
+def _width(share: float) -> str:
+    return f"width: {100 * share:.0f}%"
 
 def best_moves(_: Translator, p: View, name_of: Callable[[int], str]) -> None:
     """uk, day 2's last words and speeches: the best moves of the first night's dead, once made (issue 30)."""
