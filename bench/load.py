@@ -24,6 +24,8 @@ framework's floor (``bench/floor_app.py``) so that every figure is also a ratio.
 the most phones each app served at p95 <= 200 ms, one server process being one core). ``--repeat N`` runs the
 floor and the game N times, one after the other (interleaved, so that a machine's drift hits both alike).
 ``--compete`` runs a second process burning one core beside each run, setup to end: a shared machine.
+``BENCH_TV=1`` opens each game room's TV screen too (``/r/CODE/screen``), as at a real table: it is not one of the
+screens an action's time waits for, and it is not reconnected after the storm (use it with ``--no-storm``).
 The network stays on 127.0.0.1; every loop is bounded in count and time.
 """
 
