@@ -197,6 +197,7 @@ class ScreenPage:
         phones together (issue 32)."""
         proj = self.room.projection(None)
         if self.parts and proj is not None and self.frame == self._frame(proj):
+            self.proj = proj
             for part in self.parts:
                 part.renew(proj)
             return
