@@ -4,6 +4,9 @@ what the socket carries is the page as it is when sent (an element changed after
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
+import weakref
 from typing import Any
 
 import nicegui.json as nicegui_json
@@ -109,3 +112,25 @@ async def test_a_measured_update_is_serialized_once_and_kept_as_dicts(user: User
     assert {key: value["text"] for key, value in update.items() if key != "_id"} == {
         changed[0].id: "changed 0 ", changed[1].id: "changed 1 é", changed[2].id: "changed after the measure"}
     assert all(isinstance(value, dict) for key, value in update.items() if key != "_id")
+
+
+async def test_an_element_deleted_before_the_send_goes_as_its_deletion_and_is_not_kept(
+        user: User, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pending updates are a plain dict (``webgame.framework.outbox``: no weak reference per queued element): an
+    element changed and then deleted before its page's next send is not kept alive by them, and the phone is told it
+    is gone."""
+    gone: list[Any] = []
+
+    def change(labels: list[ui.label]) -> None:
+        with labels[0].parent_slot or contextlib.nullcontext():
+            extra = ui.label("for a moment")
+        extra.set_text("changed")
+        gone.append((extra.id, weakref.ref(extra)))
+        extra.delete()
+        del extra
+        gc.collect()
+        assert gone[0][1]() is None, "the pending updates kept a deleted element alive"
+
+    _measured, update, client = await _sent_updates(user, monkeypatch, change)
+    assert isinstance(client.outbox.updates, dict)
+    assert update[str(gone[0][0])] is None  # the phone removes it

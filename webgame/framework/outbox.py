@@ -11,7 +11,11 @@ docs/PERFORMANCE.md). Each keeps the framework's behaviour exactly; ``install()`
   looked every 0.1 s for its socket until it came (``_until_connected``).
 - ``Outbox.enqueue_update`` and ``enqueue_delete``: NiceGUI's, forgetting what the padding measured of the element
   (``webgame.framework.sent_updates``: a measured element is sent as the bytes it was measured as, unless it was
-  queued again since); the loop sends the measured bytes and keeps the dicts in its history.
+  queued again since); the loop sends the measured bytes and keeps the dicts in its history. The pending updates
+  are a plain dict, not NiceGUI's ``WeakValueDictionary``: a weak reference made and dropped for every queued element
+  of every page at every change was 2-3 % of a game's main thread (issue 32). It holds nothing longer: a deleted
+  element's entry is the ``deleted`` mark (``enqueue_delete``), the others' elements are alive in their page anyway,
+  and the loop empties it at every send.
 - ``forget_after_send(prop)``: a prop that matters only in the update that carries it (the padding's spaces,
   ``webgame.pages.evenness``) is emptied once that update has gone: every phone kept its last padding, a few
   kilobytes each, until the next change (issue 32: 3.6 KB a phone).
@@ -40,6 +44,7 @@ _ORIGINAL_LOOP = Outbox.loop
 _ORIGINAL_HANDSHAKE = Client.handle_handshake
 _ORIGINAL_ENQUEUE_UPDATE = Outbox.enqueue_update
 _ORIGINAL_ENQUEUE_DELETE = Outbox.enqueue_delete
+_ORIGINAL_INIT = Outbox.__init__
 _BY_FUNCTION: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()
 _BY_CALLABLE: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()  # functions, partials
 
@@ -64,12 +69,19 @@ def expects_arguments(func: Callable[..., Any]) -> bool:
 def install() -> None:
     helpers.expects_arguments = expects_arguments
     functions.expects_arguments = expects_arguments
+    Outbox.__init__ = _outbox_init  # type: ignore[method-assign]
     outbox.Outbox.enqueue_update = _enqueue_update  # type: ignore[method-assign]
     outbox.Outbox.enqueue_delete = _enqueue_delete  # type: ignore[method-assign]
     if inspect.getsource(_ORIGINAL_LOOP).count("timeout=1.0") != 1:
         raise RuntimeError("NiceGUI's Outbox.loop changed: see webgame/framework/outbox.py _outbox_loop")
     outbox.Outbox.loop = _outbox_loop  # type: ignore[method-assign]
     Client.handle_handshake = _handle_handshake  # type: ignore[method-assign]
+
+
+def _outbox_init(self: Outbox, client: Client) -> None:
+    """NiceGUI's, with the pending updates in a plain dict (see the module's help)."""
+    _ORIGINAL_INIT(self, client)
+    self.updates = {}  # type: ignore[assignment]
 
 
 def _enqueue_update(self: Outbox, element: Any) -> None:
