@@ -55,7 +55,6 @@ class ScreenPage:
         self.url = components.room_url(request, room.code)
         self.client = client
         self.countdown: ui.label | None = None
-        self.proj: Projection | None = None  # the spectator's projection, as last drawn
         self.narrator = narration.settings(room)
         self.narration: ui.element | None = None
         self.line_number = 0
@@ -68,7 +67,6 @@ class ScreenPage:
         self.parts: list[TvPart] = []  # the playing screen's parts, drawn again each when its key changes (``redraw``)
         self.frame: tuple[object, ...] | None = None  # what their layout is made of, as last drawn whole
         self.meter: tv_parts.Meter | None = None  # the progress line and bar, as drawn (``_set_progress``)
-        self.meter_phase: str | None = None
 
     def build(self) -> None:
         _ = self.t
@@ -197,7 +195,6 @@ class ScreenPage:
         phones together (issue 32)."""
         proj = self.room.projection(None)
         if self.parts and proj is not None and self.frame == self._frame(proj):
-            self.proj = proj
             for part in self.parts:
                 part.renew(proj)
             return
@@ -205,11 +202,11 @@ class ScreenPage:
 
     def _frame(self, proj: Projection) -> tuple[object, ...] | None:
         """What the playing screen's layout is made of (None: drawn whole every time: the lobby, the end, the vote's
-        moment)."""
+        moment: the TV's own few seconds, or the room's hold of the day's result before the night)."""
         room = self.room
         if room.stage is not Stage.PLAYING:
             return None
-        held = self.result_until or (proj.view.get("result_hold")
+        held = self.result_until or (proj.view.get("result_hold")  # (webgame.room.result_hold; today's vote, if any)
                                      and day_result(self.t, proj.view, proj.events, self.name_of))
         if held and tv_table.result_count(proj.view):
             return None
@@ -224,7 +221,7 @@ class ScreenPage:
         if room.stage is Stage.LOBBY or proj is None:
             self._lobby()
             return
-        p, self.proj = proj.view, proj
+        p = proj.view
         self._corner()
         self._notices()
         self.moderator_gone = moderator_presence.moderator_gone(room)
@@ -234,13 +231,11 @@ class ScreenPage:
             tv_parts.ended(self.t, p, self.name_of)
             standings.tv_part(self.t, room)  # the evening's standings, in big type (issue 30)
             return
-        held = self.result_until or (p.get("result_hold")  # the room's hold before the night (webgame.room.result_hold)
-                                     and day_result(_, p, proj.events, self.name_of))  # (today's vote, if any)
-        if held and tv_table.result_count(p):  # the vote's moment: under the phase, its result alone, for a few seconds
+        self.frame = self._frame(proj)
+        if self.frame is None:  # the vote's moment: under the phase, its result alone, for a few seconds
             self._head(proj)
             tv_table.result(_, p, self.name_of, lambda e: self._death_line(e, str(p["rules"])))
             return
-        self.frame = self._frame(proj)
         self.parts = [TvPart(self._head, _head_key), TvPart(self._progress, _progress_key, self._set_progress),
                       TvPart(self._tally, _tally_key), TvPart(self._deaths, _deaths_key),
                       TvPart(self._table, _table_key), TvPart(self._news, self._news_key)]
@@ -257,13 +252,12 @@ class ScreenPage:
 
     def _progress(self, proj: Projection) -> None:
         self.meter = tv_parts.progress(self.t, proj.view, self.name_of)
-        self.meter_phase = proj.view.get("phase")
 
     def _set_progress(self, proj: Projection) -> bool:
-        """A count that moved (a night's choice, a vote): its line and bar set in place, nothing made again; False
-        when the part is not the same count (``progress`` then draws it again)."""
+        """A count that moved (a night's choice, a vote): its line and bar set in place, nothing made again (any count
+        is the same line and bar); False when there is no count drawn or to draw (``progress`` then draws the part)."""
         drawn, shown = self.meter, tv_parts.meter(self.t, proj.view)
-        if drawn is None or shown is None or drawn[0].is_deleted or proj.view.get("phase") != self.meter_phase:
+        if drawn is None or shown is None or drawn[0].is_deleted:
             return False
         tv_parts.set_meter(drawn, shown)
         return True
