@@ -35,6 +35,9 @@ def test_four_players_to_a_town_win(server: Server, phones: Callable[..., Phone]
     assert sorted(table.roles.values()) == ["civilian", "civilian", "doctor", "mafia"]
     mafia, doctor = table.one("mafia"), table.one("doctor")
     victim, other = table.by_role("civilian")
+    for phone in table.players:  # count each phone's "your turn" buzzes from here (screen.js calls mafiaBuzz)
+        phone.page.evaluate("() => { const buzz = window.mafiaBuzz; window.buzzes = 0;"
+                            " window.mafiaBuzz = () => { window.buzzes += 1; buzz(); }; }")
 
     # Night 1: the mafia kills a civilian, the doctor heals the other one; civilians pick whom they suspect.
     table.night(1, {mafia.seat: ("kill", victim.seat), doctor.seat: ("heal", other.seat)})
@@ -46,9 +49,15 @@ def test_four_players_to_a_town_win(server: Server, phones: Callable[..., Phone]
             role=t("Civilian"))
         expect(phone.tid("news").filter(has_text=exactly(died))).to_be_visible()
 
+    # The day's first step buzzes every living phone once (each has a move); the dead one has none.
+    for phone in table.players:
+        assert phone.page.evaluate("() => window.buzzes") == (0 if phone is victim else 1), phone.seat
+
     # Day 1: two say they are ready, the third does not; the discussion timer (4 s) starts the vote.
     table.ready_all(1, holdouts=[other.seat])
     table.expect_phase("vote", 1)
+    for phone in table.players:  # the vote, a new step: once more
+        assert phone.page.evaluate("() => window.buzzes") == (0 if phone is victim else 2), phone.seat
     votes: dict[int, int | None] = {p.seat: mafia.seat for p in table.living if p is not mafia}
     votes[mafia.seat] = doctor.seat
     table.vote(1, votes)

@@ -134,3 +134,43 @@ async def test_an_element_deleted_before_the_send_goes_as_its_deletion_and_is_no
     _measured, update, client = await _sent_updates(user, monkeypatch, change)
     assert isinstance(client.outbox.updates, dict)
     assert update[str(gone[0][0])] is None  # the phone removes it
+
+
+
+async def test_the_padding_is_put_into_the_measured_bytes_not_serialized_again(
+        user: User, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The padding's spaces are set after the measure (``webgame.pages.evenness``): they are put into the carrier's
+    measured bytes (``fill_measured``), so the update sent weighs the measure plus the spaces, carries them, and no
+    element is made into a dict again. Anything but spaces, or an element that had no empty such prop when measured,
+    is refused (the caller then queues the element again, and it is made at the send)."""
+    made: list[int] = []
+    carrier: list[ui.label] = []
+    original_measure = sent_updates.measure
+
+    def measure(box: Any) -> int:  # the second label is the carrier: measured with its padding empty
+        label = [element for element in box.updates.values() if isinstance(element, ui.label)][1]
+        dict.__setitem__(label.props, "data-pad", "")
+        carrier.append(label)
+        return original_measure(box)
+
+    monkeypatch.setattr(sent_updates, "measure", measure)
+
+    def pad(labels: list[ui.label]) -> None:
+        box, other = labels[0].client.outbox, next(label for label in labels if label is not carrier[0])
+        assert not sent_updates.fill_measured(box, other.id, "data-pad", "   ")  # no such prop when measured
+        assert not sent_updates.fill_measured(box, carrier[0].id, "data-pad", "x")  # spaces only
+        original = type(labels[0])._to_dict
+
+        def to_dict(self: ui.label) -> dict[str, Any]:
+            made.append(self.id)
+            return original(self)
+
+        monkeypatch.setattr(type(labels[0]), "_to_dict", to_dict)
+        dict.__setitem__(carrier[0].props, "data-pad", " " * 700)
+        assert sent_updates.fill_measured(box, carrier[0].id, "data-pad", " " * 700)
+
+    measured, update, _client = await _sent_updates(user, monkeypatch, pad)
+    update.pop("_id")
+    assert made == []  # nothing serialized again at the send, the carrier neither
+    assert update[str(carrier[0].id)]["props"]["data-pad"] == " " * 700
+    assert len(nicegui_json.dumps(update).encode()) == measured + 700

@@ -113,13 +113,17 @@ def _pad_to_largest(pages: list[Any], night: bool = False) -> None:
         budget = NIGHT_MOVE_BYTES + NIGHT_MOVE_BYTES_PER_SEAT * len(pages[0].room.seating)
         largest = budget if largest <= budget else -(-largest // STEP_BYTES) * STEP_BYTES
     for page, size in zip(pages, sizes, strict=True):
-        _set_pad(page, largest - size)
+        _set_pad(page, largest - size, measured=True)
 
 
-def _set_pad(page: Any, count: int) -> None:
-    # Set without the props' change handler (which would queue the update once more): one update, here.
-    dict.__setitem__(page.pad.props, PAD_PROP, " " * max(0, count))
-    page.pad.update()
+def _set_pad(page: Any, count: int, measured: bool = False) -> None:
+    """The page's padding: ``count`` spaces. Set without the props' change handler (which would queue the update once
+    more): one update, here. ``measured``: the page's update was just measured with the padding empty; its measured
+    bytes get the spaces put in (``sent_updates.fill_measured``), not the carrier serialized again at the send."""
+    spaces = " " * max(0, count)
+    dict.__setitem__(page.pad.props, PAD_PROP, spaces)
+    if not (measured and sent_updates.fill_measured(page.client.outbox, page.pad.id, PAD_PROP, spaces)):
+        page.pad.update()
 
 
 def pending_bytes(client: Client) -> int:
@@ -136,7 +140,7 @@ def pad_alone(page: Any, total: int) -> None:
     size = pending_bytes(page.client)
     if size > total:
         total = -(-size // STEP_BYTES) * STEP_BYTES
-    _set_pad(page, total - size)
+    _set_pad(page, total - size, measured=True)
 
 
 def answer_bytes(page: Any) -> int:

@@ -239,11 +239,6 @@ class GameView:
     def viewer_seat(self) -> int:
         return self.proj.viewer_seat if self.proj is not None else 0
 
-    def buzz(self) -> None:
-        """The phone vibrates when this viewer has something to do at a new step."""
-        if self.p.get("actions"):
-            self.page.buzz(int(self.p["step"]))
-
     def part(self, name: str) -> ScreenSection:
         """The page's part that draws the section ``name`` of ``section_keys``."""
         part: ScreenSection = getattr(self.page, PART_OF_SECTION[name])
@@ -287,7 +282,6 @@ class GameView:
             changed.append("title")  # the header's colours are drawn by the ``heading`` part
         for name in changed:
             self.part(name).refresh()
-        self.buzz()
         return True
 
     def _title(self, d: Draft) -> None:
@@ -328,6 +322,8 @@ class GameView:
         """The ``seats_or_panel`` part: what this viewer does at this step (its counts in the ``status`` part, in
         the slot)."""
         phase = self.p["phase"]
+        if self.p.get("actions"):  # the phone vibrates when this viewer has something to do at a new step
+            d.buzz(f"{self.game_id}-{self.p['step']}")
         if self.p.get("result_hold"):  # the day's result alone, on every screen, before the night begins
             night.held_result(self, d)
             return

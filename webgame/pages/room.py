@@ -61,7 +61,6 @@ class RoomPage:
         self.move_link: str | None = request.query_params.get("move")  # a seat moved here by a QR code's link
         self.choice = kept_choice(room, self.token_hash)
         self.role_shown = False
-        self.buzzed_step = -1
         self.wake_lock = False
         self.busy = False
         self.counted_hash: str | None = None
@@ -100,8 +99,6 @@ class RoomPage:
         if self.showing_game:
             self.game.chat_part.sync()  # the chat's lines, elements in the ``start_or_chat`` part's slot (chat_part)
         self._host_inputs()
-        if self.showing_game:
-            self.game.buzz()
         evenness.attach(self, frame)  # every seat's phone gets the same bytes at the same moments
         self.room.subscribe(self)  # changes of the room reach this page (room_changed, chat_added)
         self.client.on_connect(self._connected)
@@ -125,9 +122,7 @@ class RoomPage:
                      self.start_or_chat):
             part.refresh()
         self._host_inputs()
-        if self.showing_game:
-            self.game.buzz()
-        else:
+        if not self.showing_game:
             self.game.chat_part.drop()  # the last game's chat lines, elements in the ``start_or_chat`` part's slot
 
     def _host_inputs(self) -> None:
@@ -236,11 +231,6 @@ class RoomPage:
             log.warning("room %s: a page was deleted with %d socket(s) still open; closed them", self.room.code, closed)
 
     # ------------------------------------------------------------ phone helpers (static JS, no player text)
-
-    def buzz(self, step: int) -> None:
-        if step != self.buzzed_step:
-            self.buzzed_step = step
-            self.client.run_javascript("window.mafiaBuzz && window.mafiaBuzz()")
 
     def _wake(self, on: bool) -> None:
         if on != self.wake_lock:

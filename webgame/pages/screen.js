@@ -12,6 +12,7 @@ const veil = reactive({ open: false });
 let veilTimer = null;
 let flatSince = 0;
 let veilKey = null;
+let buzzKey = null; // the step this phone last buzzed for (a "bz" node)
 // The day's colours: the phone's switch, else its own setting (static/phone.js); the night is dark everywhere.
 const dayDark = () => (window.mafiaDayDark ? window.mafiaDayDark() : "auto");
 const revealMs = () => (typeof window.mafiaRevealMs === "number" ? window.mafiaRevealMs : 10000);
@@ -166,6 +167,11 @@ export default {
       // (the part's count of refusals grew), if the box is still empty and still writes to the line's channel.
       for (const node of this.nodes) {
         if (node.t === "dark" && this.$q && this.$q.dark) this.$q.dark.set(node.on ? true : dayDark());
+        if (node.t === "bz" && buzzKey !== node.v) {
+          // This viewer has something to do at a new step: "your turn" (static/phone.js), once per step.
+          buzzKey = node.v;
+          if (window.mafiaBuzz) window.mafiaBuzz();
+        }
         if (node.t === "vk") {
           // A new phase (or the game's start): covered, and back at the top, its title and countdown in view.
           if (veilKey !== node.v) {
@@ -445,6 +451,7 @@ export default {
           });
         }
         case "dark":
+        case "bz":
         case "vk":
           return null;
         case "cov":

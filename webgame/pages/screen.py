@@ -179,6 +179,12 @@ class Draft:
         after a few seconds, when the page is hidden, the phone turned or put down, or the phase changes."""
         self._add({"t": "reveal", "x": show, "y": hide, "id": tid, "cid": cover_tid, "c": cls})
 
+    def buzz(self, key: str) -> None:
+        """The phone vibrates (and beeps, where it may) when this is drawn with a ``key`` it has not buzzed for: this
+        viewer has something to do at a new step. Part of the model, so no message of its own (issue 32: it was a
+        script and a task sent to each phone at every step). A top-level node of its part."""
+        self._add({"t": "bz", "v": key})
+
     def veil_key(self, key: str) -> None:
         """When this changes (a new phase), a revealed screen covers itself."""
         self._add({"t": "vk", "v": key})

@@ -118,8 +118,10 @@ class TableGame(GameClock):
         state = self.state
         if state is None or self.game_id is None:
             return None
-        made, dated = self._reached.own_view(state, viewer, self.public())
-        seen = cast(ShownView, self._alike(made))  # a View is a ShownView without the room's keys
+        made, dated, fresh = self._reached.own_view(state, viewer, self.public())
+        if fresh:  # a view made anew: its values made alike, and kept so (his next views hold the shared values)
+            self._reached.keep(viewer, self._alike(made))
+        seen = cast(ShownView, made)  # a View is a ShownView without the room's keys
         shown = self.hold.view(seen, self.left())
         if acting_moderator and viewer.kind == "seat" and ruleset(state).fouls:
             shown = {**shown, "moderator_actions": view(state, MODERATOR, self.public())["actions"]}
@@ -134,7 +136,9 @@ class TableGame(GameClock):
         """A seat's view whose values equal another view's of this state (``ALIKE_KEYS``: the mafia's roles, teams
         and night, the chats one reads and writes, the town's one "pass" at night) hold that very value: one object
         for the seats that see the same, not one on every seat (memory on every phone). The view was just made by
-        the engine for this call, so it is changed before anyone reads it; every value stays the engine's own."""
+        the engine for this call, so it is changed before anyone reads it; every value stays the engine's own. Only
+        a view made anew: one made from a kept own part (``Reached``) holds the values its own part was made alike
+        with (comparing them again was a dozen seats' values walked against each other at every change, issue 32)."""
         alike = self._shared()[1]
         for key in ALIKE_KEYS:
             value = made.get(key)
@@ -321,18 +325,23 @@ class Reached:
                 self._seats[seat] = self.actions
 
     def own_view(self, state: GameState, viewer: Viewer,
-                 public: PublicView | None) -> tuple[View, list[DatedEvent] | None]:
-        """This viewer's view of ``state`` (as ``engine.view.view``), and his dated events when they are the ones of
-        the view made before (None: to be dated)."""
+                 public: PublicView | None) -> tuple[View, list[DatedEvent] | None, bool]:
+        """This viewer's view of ``state`` (as ``engine.view.view``), his dated events when they are the ones of the
+        view made before (None: to be dated), and whether it was made anew (``keep`` it once made alike)."""
         if viewer.kind != "moderator" and public is not None:
             held = self._made.get(viewer)
             since = max(self._everyone, self._seats.get(viewer.seat, 0) if viewer.kind == "seat" else 0)
             if held is not None and held[0] >= since:  # no action since it was made reached him
-                return with_public(held[1], public), held[2]
-            made = view(state, viewer, public)
+                return with_public(held[1], public), held[2], False
+        return view(state, viewer, public), None, True
+
+    def keep(self, viewer: Viewer, made: View) -> None:
+        """Keep the own part of the view just made for this viewer by ``own_view`` (once its values were made alike
+        to the other seats', ``TableGame._alike``: a view made from it later holds those very objects, so it is found
+        alike by identity, not compared again value by value on every seat at every change). The moderator's is made
+        at every change (``own_view``), not kept."""
+        if viewer.kind != "moderator":
             self._made[viewer] = (self.actions, own_part(made), None)
-            return made, None
-        return view(state, viewer, public), None
 
     def dated(self, viewer: Viewer, events: list[DatedEvent]) -> list[DatedEvent]:
         """Keep the dated events of the view just made for this viewer (its next ones, while no action reaches him)."""
