@@ -71,6 +71,32 @@ async def test_a_redraw_sends_only_a_changed_model(user: User) -> None:
     assert "3 players are still choosing." in screen.props["model"]
 
 
+async def test_the_buzz_goes_beside_the_model_and_only_when_it_changes(user: User) -> None:
+    """``Draft.buzz``: the step a viewer has a move at is a prop of the part, not in its model; drawn again with the
+    same step (or with none, as before) nothing goes out, a new step goes out."""
+    step = {"key": ""}
+    screens: list[Screen] = []
+
+    def build(draft: Draft) -> None:
+        draft.label("Vote")
+        if step["key"]:
+            draft.buzz(step["key"])
+
+    @ui.page("/screen-buzz")
+    def page() -> None:
+        screens.append(Screen(build))
+
+    await user.open("/screen-buzz")
+    screen = screens[0]
+    assert screen.draw() is False and "buzz" not in screen.props
+    step["key"] = "1-4"
+    assert screen.draw() is True and screen.props["buzz"] == "1-4" and "1-4" not in screen.drawn_model
+    assert screen.draw() is False
+    step["key"] = ""
+    assert screen.draw() is True and "buzz" not in screen.props
+    assert screen.draw() is False
+
+
 async def test_a_tap_from_the_browser_reaches_the_part_it_was_sent_to(user: User) -> None:
     """Every part shares one listener (memory on every phone); the event still goes to the tapped part."""
     taps: list[str] = []

@@ -144,7 +144,7 @@ class ModelElement(ui.element):
     def set_plain_prop(self, name: str, value: Any) -> bool:
         """Set (or, for a falsy ``value``, drop) a small prop beside the model, as ``set_model`` does: without the
         props' change handler, sent with the model by the caller's ``update``. True if it changed."""
-        if value == self._props.get(name, 0):
+        if (value or None) == (self._props.get(name) or None):  # a falsy value is no prop at all
             return False
         if value:
             dict.__setitem__(self._props, name, value)

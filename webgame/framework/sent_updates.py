@@ -6,8 +6,7 @@ orjson) and keeps each element's bytes on the outbox (``PREPARED``) until its up
 (``webgame.framework.outbox``) then sends those bytes as they are (``orjson.Fragment``, spliced into the packet by the
 same encoder) instead of making the element's dict and JSON again: one serialization per element per update (issue
 32). An element queued again after the measure (``forget_measure``: changed since) is serialized at the send, as
-before. The padding's carrier, whose spaces are set after the measure, gets them put into its measured bytes
-(``fill_measured``).
+before. The padding's carrier gets its spaces, set after the measure, put into its measured bytes (``fill_measured``).
 
 The message NiceGUI keeps for a reconnect's replay (``Outbox.message_history``, until the phone acknowledges it)
 holds the elements' dicts, as before, not the bytes: they are put back in it once the packet is encoded
@@ -54,19 +53,14 @@ def forget_measure(outbox: Outbox, element_id: int) -> None:
 
 
 def fill_measured(outbox: Outbox, element_id: int, prop: str, spaces: str) -> bool:
-    """A measured element whose string prop ``prop`` was empty when measured, now holding ``spaces`` (the caller set
-    its props so, without queuing it again): its kept bytes made by putting the spaces in (spaces need no escaping
-    in JSON, so they are exactly what serializing it again would give), not by serializing it again. False when it
-    was not measured so (it is then to be queued again, and made at the send)."""
+    """A measured element whose string prop ``prop`` was empty when measured, now holding ``spaces`` (set by the
+    caller without queuing it again): the spaces put into its kept bytes (they need no escaping in JSON: the bytes are
+    what serializing it again would give). False when it was not measured so (to be queued again, made at the send)."""
     prepared: Prepared | None = outbox.__dict__.get(PREPARED)
-    held = prepared.get(element_id) if prepared else None
-    if held is None or held[0] is None or spaces.strip(" "):
+    held, empty = prepared.get(element_id) if prepared else None, b'"' + prop.encode() + b'":""'
+    if held is None or held[0] is None or spaces.strip(" ") or held[1].count(empty) != 1:
         return False
-    empty = b'"' + prop.encode() + b'":""'
-    body = held[1]
-    if body.count(empty) != 1:
-        return False
-    prepared[element_id] = (held[0], body.replace(empty, empty[:-1] + spaces.encode() + b'"'))  # type: ignore[index]
+    prepared[element_id] = (held[0], held[1].replace(empty, empty[:-1] + spaces.encode() + b'"'))  # type: ignore[index]
     return True
 
 

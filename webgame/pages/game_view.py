@@ -36,6 +36,7 @@ CHANNEL_LABELS = {"room": "", "mafia": "mafia", "dead": "dead"}
 # Counts and tallies that change with everybody's taps: shown by ``GameView.status`` inside the panel, so
 # that a vote or a finished night choice updates them without rebuilding anyone's buttons.
 STATUS_KEYS = ("waiting", "votes", "yes_votes", "ready")
+ONLY_COUNTS = frozenset(STATUS_KEYS)
 NOT_PANEL_KEYS = frozenset(("events", "chat", "moderator_actions", *STATUS_KEYS))  # what the panel is not drawn from
 # Which of the page's parts (``RoomPage``) draws each section of ``GameView.section_keys``.
 PART_OF_SECTION = {"title": "heading", "panel": "seats_or_panel", "status": "status", "cover": "cover",
@@ -90,6 +91,8 @@ class GameView:
         self.p: ShownView = NO_VIEW
         self.proj: Projection | None = None  # this viewer's projection, as last read from the room
         self.keys: dict[str, Any] | None = None  # what each part was last drawn from (see ``update``)
+        self.made_after = -1  # the actions its game had applied when ``proj`` was read (``counts_only``)
+        self.room_seen: RoomKeys | None = None  # the room's keys (``room_keys``) when ``keys`` were made
         # The game draws in the page's parts (``RoomPage``), each redrawn on its own (``update``; a pick redraws
         # the panel): the heading (phase, countdown, the host's clock buttons, a seat's role card) in ``heading``,
         # the panel in ``seats_or_panel`` (the step's counts are the ``status`` part in its slot, the night's covered
@@ -226,8 +229,8 @@ class GameView:
         if proj is None:
             self.p, self.keys, self.proj = NO_VIEW, None, None
             return False
-        self.proj, self.p = proj, proj.view
-        self.keys, self.game_id = self.section_keys(self.p), proj.game_id
+        self.proj, self.p, self.made_after = proj, proj.view, page.room.game.applied
+        self.keys, self.game_id, self.room_seen = self.section_keys(self.p), proj.game_id, room_keys(page.room)
         page.in_game(self.p["phase"])
         return True
 
@@ -267,6 +270,9 @@ class GameView:
         """After a change of the room: rebuild only the sections whose key changed (none, when this viewer's
         projection did not change). False when the whole game view must be built again instead."""
         page = self.page
+        if self.counts_only():
+            self.part("status").refresh()  # the one part that shows them, built once for the room (``status``)
+            return True
         proj = page.room.projection(page.token_hash)
         if proj is None or self.keys is None or self.proj is None or self.game_id != proj.game_id:
             return False
@@ -275,7 +281,8 @@ class GameView:
         p = proj.view
         keys = self.section_keys(p)
         changed = [name for name, key in keys.items() if self.keys.get(name) != key]
-        self.proj, self.p, self.keys = proj, p, keys
+        self.proj, self.p, self.keys, self.made_after = proj, p, keys, page.room.game.applied
+        self.room_seen = room_keys(page.room)
         if not changed:
             return True
         if page.in_game(p["phase"]) and "title" not in changed:
@@ -283,6 +290,26 @@ class GameView:
         for name in changed:
             self.part(name).refresh()
         return True
+
+    def counts_only(self) -> bool:
+        """Whether all that changed for this viewer since his projection was read is the step's public counts (a vote,
+        a townsman's night choice, a Ready of someone else: most taps, for all but the tapper): then only the ``status``
+        part can change, and it is built once for the room from the spectator's projection, so the page draws it
+        without reading its own projection again (issue 32: a dozen projections, keys and comparisons at every tap).
+        It keeps the projection it has: it differs from the present one in those counts alone, which no other part
+        draws (``NOT_PANEL_KEYS``; the next full ``update`` reads it again). Anything else (his own part reachable
+        since, another public value, the clock, the presence, the result's hold, a moderator's controls) is the full
+        ``update``'s."""
+        proj, page = self.proj, self.page
+        if proj is None or self.keys is None or self.made_after < 0:
+            return False
+        room = page.room
+        if room.game.game_id != self.game_id or room.lobby.is_moderator(page.token_hash):
+            return False
+        moved = room.moved_since(proj, self.made_after)
+        if moved is None or not moved or not moved <= ONLY_COUNTS:
+            return False
+        return bool(self.p.get("result_hold")) == room.holding_now() and self.room_seen == room_keys(room)
 
     def _title(self, d: Draft) -> None:
         page, room = self.page, self.page.room

@@ -12,7 +12,7 @@ const veil = reactive({ open: false });
 let veilTimer = null;
 let flatSince = 0;
 let veilKey = null;
-let buzzKey = null; // the step this phone last buzzed for (a "bz" node)
+let buzzKey = null; // the step this phone last buzzed for (the panel's `buzz` prop)
 // The day's colours: the phone's switch, else its own setting (static/phone.js); the night is dark everywhere.
 const dayDark = () => (window.mafiaDayDark ? window.mafiaDayDark() : "auto");
 const revealMs = () => (typeof window.mafiaRevealMs === "number" ? window.mafiaRevealMs : 10000);
@@ -116,7 +116,9 @@ function setPick(group, seat) {
 export default {
   // `seat`: this page's own seat (0: none), beside the model and never in it (a model may be one string shared by
   // every phone of the room, webgame/pages/shared_parts.py): the tile of that seat is marked here, in the browser.
-  props: { model: { type: String, default: "[]" }, seat: { type: Number, default: 0 } },
+  // `buzz`: the step this viewer has something to do at (the panel's only), beside the model too: the phone vibrates
+  // once when it gets a new one (webgame/pages/screen.py, Draft.buzz).
+  props: { model: { type: String, default: "[]" }, seat: { type: Number, default: 0 }, buzz: { type: String, default: "" } },
   emits: ["tap"],
   data() {
     return {
@@ -152,9 +154,13 @@ export default {
       this.received = this.now = performance.now();
       this.follow();
     },
+    buzz() {
+      this.buzzed();
+    },
   },
   mounted() {
     this.follow();
+    this.buzzed();
     document.querySelector(".mafia-prelude")?.remove(); // the HTML's "Loading..." (mafia.css hides it too)
   },
   beforeUnmount() {
@@ -162,16 +168,18 @@ export default {
     if (this.timer !== null) clearInterval(this.timer);
   },
   methods: {
+    buzzed() {
+      // This viewer has something to do at a new step: "your turn" (static/phone.js), once per step.
+      if (this.buzz && this.buzz !== buzzKey) {
+        buzzKey = this.buzz;
+        if (window.mafiaBuzz) window.mafiaBuzz();
+      }
+    },
     follow() {
       // What a new model asks of the page itself: dark or light colours; a refused chat line back in its box
       // (the part's count of refusals grew), if the box is still empty and still writes to the line's channel.
       for (const node of this.nodes) {
         if (node.t === "dark" && this.$q && this.$q.dark) this.$q.dark.set(node.on ? true : dayDark());
-        if (node.t === "bz" && buzzKey !== node.v) {
-          // This viewer has something to do at a new step: "your turn" (static/phone.js), once per step.
-          buzzKey = node.v;
-          if (window.mafiaBuzz) window.mafiaBuzz();
-        }
         if (node.t === "vk") {
           // A new phase (or the game's start): covered, and back at the top, its title and countdown in view.
           if (veilKey !== node.v) {
@@ -451,7 +459,6 @@ export default {
           });
         }
         case "dark":
-        case "bz":
         case "vk":
           return null;
         case "cov":

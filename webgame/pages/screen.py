@@ -45,6 +45,7 @@ class Draft:
         self.handlers: dict[str, Handler] = {}
         self.shared: str | None = None  # the model of a part built once for many pages (``adopt``)
         self.seat = 0  # this page's own seat, beside the model (``own_seat``)
+        self.buzz_key = ""  # the step its viewer has a move at, beside the model (``buzz``)
 
     # ------------------------------------------------------------ leaves
 
@@ -180,10 +181,12 @@ class Draft:
         self._add({"t": "reveal", "x": show, "y": hide, "id": tid, "cid": cover_tid, "c": cls})
 
     def buzz(self, key: str) -> None:
-        """The phone vibrates (and beeps, where it may) when this is drawn with a ``key`` it has not buzzed for: this
-        viewer has something to do at a new step. Part of the model, so no message of its own (issue 32: it was a
-        script and a task sent to each phone at every step). A top-level node of its part."""
-        self._add({"t": "bz", "v": key})
+        """The phone vibrates (and beeps, where it may) when its part is drawn with a ``key`` it has not buzzed for:
+        this viewer has something to do at a new step. Sent as the element's ``buzz`` prop beside the model, not in
+        it (like ``own_seat``): the covered screen's model stays the same for a phone that has a move and one that
+        made it, and it goes with the part's update, no message of its own (issue 32: it was a script and a task sent
+        to each phone at every step)."""
+        self.buzz_key = key
 
     def veil_key(self, key: str) -> None:
         """When this changes (a new phase), a revealed screen covers itself."""
@@ -319,8 +322,9 @@ class Screen(ModelElement, component="screen.js"):
         draft = Draft()
         self.build(draft)
         model = _pooled(draft.model())
-        seat_changed = self.set_plain_prop("seat", draft.seat)  # ``Draft.own_seat``: there only when set
-        if model == self.drawn_model and not seat_changed:
+        props_changed = self.set_plain_prop("seat", draft.seat)  # ``Draft.own_seat``: there only when set
+        props_changed |= self.set_plain_prop("buzz", draft.buzz_key)  # ``Draft.buzz``: the same
+        if model == self.drawn_model and not props_changed:
             return False
         self.set_model(model)  # sent by ``refresh``
         return True

@@ -8,7 +8,8 @@ one side no longer writes or draws, fails it, so the Python side and the browser
 
 Beside its ``model``, a part's element has one more prop, ``seat`` (``Draft.own_seat``): the page's own seat, never in
 the model (a model may be one string for every phone of the room, ``shared_parts``); the browser marks that seat's
-tile (``tile-<seat>``) as its own.
+tile (``tile-<seat>``) as its own. The panel's has one more, ``buzz`` (``Draft.buzz``): the step its viewer has
+something to do at; the phone vibrates once when it gets a new one.
 """
 
 from __future__ import annotations
@@ -38,7 +39,6 @@ NODE_KINDS: Final[dict[str, str]] = {  # the value of a node's "t" -> what the b
     "img": "a picture of this server",
     "theme": "the switch of the day's dark and light colours (in the browser only)",
     "dark": "the page's colours (nothing drawn)",
-    "bz": "the buzz key: the phone vibrates when it is drawn with a new one (nothing drawn)",
     "vk": "the veil key: when it changes, a revealed screen covers itself (nothing drawn)",
     "cov": "what the covered screen shows (the same for every role)",
     "rev": "what only the phone's owner sees, once he reveals it",
@@ -72,7 +72,7 @@ NODE_KEYS: Final[dict[str, str]] = {  # a node's key -> what it holds
     "ms": "a countdown's milliseconds left when the part was drawn",
     "on": "on or off (a presence dot, the dark colours)",
     "opts": "the options, as [value, text]",
-    "v": "the value (a toggle's, a switch's, a select's, the chat's channel, the veil or buzz key, a pick's seat)",
+    "v": "the value (a toggle's, a switch's, a select's, the chat's channel, the veil key, a pick's seat)",
     "src": "a picture's path",
     "lb": "a form field's label",
     "sid": "the id of a form's or a chat box's send button",

@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 
 from engine.actions import MODERATOR_ACTIONS, Action, Deadline
 from engine.errors import StaleAction
-from engine.knowledge import Viewer
+from engine.knowledge import SPECTATOR, Viewer
 from engine.options import OptionValue
 from engine.state import GameState, Phase
 from engine.view_types import PublicView
@@ -113,6 +113,7 @@ class Room:
         self.chat_log = Chat(record.code)
         # the projections made in the room's present state, by way of seeing it (``projection``)
         self._projections: tuple[object, dict[tuple[Viewer, bool], tuple[int, Projection | None]]] = (None, {})
+        self._holding: tuple[int | None, bool] = (None, False)  # (the telling it was read in, the result's hold on)
         self.bots = Bots(self)  # the bot seats' player, driven by the clock (webgame.room.bots)
         self.notices = room_notices.Notices()  # what the room told everyone (a seat moved, a new host)
         self.host_watch, self.moves = host_watch.HostWatch(self), seat_moves.SeatMoves(self)
@@ -146,9 +147,10 @@ class Room:
         gets the very same object (its screen's keys then match at once). A chat line changes no view: a
         reader of its channel gets the projection he had with the new lines (the same view object), anyone else
         the very same projection. Read it, never change it."""
-        viewer, moderator = self.viewer(token_hash), self.lobby.is_moderator(token_hash)
+        moderator = self.lobby.is_moderator(token_hash)
+        viewer = self.game.viewer(token_hash, moderator)
         game, actions, step, said = self.version()
-        now = (game, actions, step, self.game.holding())
+        now = (game, actions, step, self.holding_now())
         if self._projections[0] != now:
             self._projections = (now, {})
         made = self._projections[1]
@@ -166,6 +168,22 @@ class Room:
                 projection = dataclasses.replace(projection, chat=lines)
         made[key] = (said, projection)
         return projection
+
+    def moved_since(self, projection: Projection, applied: int) -> frozenset[str] | None:
+        """What changed of the public part since ``projection`` was read, ``applied`` actions into its game, when
+        nothing since could change its viewer's own part (``TableGame.moved_since``); None when something could have."""
+        if projection.viewer_kind == "moderator" or projection.game_id != self.game.game_id:
+            return None
+        seat = projection.viewer_seat
+        return self.game.moved_since(Viewer.of_seat(seat) if projection.viewer_kind == "seat" else SPECTATOR, applied)
+
+    def holding_now(self) -> bool:
+        """Whether the day's result is held on the screens (``TableGame.holding``), read once per telling of the pages
+        (``Audience.telling``): every page of one telling sees the hold alike."""
+        telling = self.audience.telling
+        if telling is None or self._holding[0] != telling:
+            self._holding = (telling, self.game.holding())
+        return self._holding[1]
 
     def seat_alive(self, token_hash: str | None) -> bool | None:
         """Whether this token's seat in the running game is alive; None when it has none or no game runs."""

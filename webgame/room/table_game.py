@@ -62,6 +62,7 @@ class TableGame(GameClock):
         # What the viewers of one state share (``_shared``): that state, its dated events, its views' alike values.
         self._shared_of: tuple[tuple[int, int, int], Dated, dict[str, list[Any]]] | None = None
         self._reached = Reached()  # whose own view each action could change (``own_view``)
+        self._moved_at: dict[str, int] = {}  # a key of the public part -> after how many actions it last changed
 
     # ------------------------------------------------------------ who is who
 
@@ -108,8 +109,30 @@ class TableGame(GameClock):
         """The public part of the projection, computed once per state change and shared by every viewer (None
         without a game)."""
         if self._public is None and self.state is not None:
-            self._public = self._kept = kept_alike(public_view(self.state), self._kept)
+            before = self._kept
+            self._public = self._kept = kept_alike(public_view(self.state), before)
+            actions, values = self._reached.actions, cast(dict[str, object], before or {})
+            for key, value in self._public.items():
+                if values.get(key, _NONE) is not value:  # kept alike: a value that did not change is the same object
+                    self._moved_at[key] = actions
         return self._public
+
+    @property
+    def applied(self) -> int:
+        """How many actions this game applied since it was made or restored (``moved_since`` counts from it)."""
+        return self._reached.actions
+
+    def moved_since(self, viewer: Viewer, applied: int) -> frozenset[str] | None:
+        """The keys of the public part that changed since this viewer's view was made, ``applied`` actions into the
+        game, when nothing since could change his own part (``engine.reach``); None when something could have (or
+        for the moderator, whose own view is made at every change). His view now is the one he has with these
+        public values changed, the room's own keys aside (the clock, the result's hold, a moderator's controls)."""
+        reached = self._reached
+        if self.state is None or viewer.kind == "moderator" or not 0 <= applied <= reached.actions \
+                or reached.last_reaching(viewer) > applied:
+            return None
+        self.public()  # the present state's public part: its changed keys noted
+        return frozenset(key for key, at in self._moved_at.items() if at > applied)
 
     def projection(self, viewer: Viewer, chat: Chat, acting_moderator: bool = False) -> Projection | None:
         """What this viewer may be shown of the game (None when there is none). ``acting_moderator``: a player
@@ -191,7 +214,7 @@ class TableGame(GameClock):
         game = await store.start_game(self.room_id, rules=rules, seed=seed, seating=seating, options=options,
                                       deadline_at=deadline)  # one write: refused whole if the lease is lost
         self.game_id, self.state, self.seating, self._public = game.id, state, list(players), None
-        self._reached = Reached()
+        self._reached, self._moved_at = Reached(), {}
         self.paused_remaining, self.deadline, self.hold = None, deadline, ResultHold()
         self.stage = Stage.PLAYING
 
@@ -199,7 +222,7 @@ class TableGame(GameClock):
         """Back to the lobby after the results: no game any more."""
         await store.set_room_status(self.room_id, RoomStatus.LOBBY)
         self.stage, self.state, self.game_id, self.seating = Stage.LOBBY, None, None, []
-        self._reached = Reached()
+        self._reached, self._moved_at = Reached(), {}
         self._public, self.deadline, self.paused_remaining, self.hold = None, None, None, ResultHold()
 
     async def restore(self, game: GameRecord, seats: list[SeatRecord]) -> None:
@@ -208,7 +231,7 @@ class TableGame(GameClock):
         state = replay(game.rules, len(game.seating), game.seed, game.options, actions)
         by_id = {seat.id: seat for seat in seats}
         self.seating = [seat_info(by_id[int(entry["seat_id"])]) for entry in game.seating]
-        self.game_id, self.state, self._reached = game.id, state, Reached()
+        self.game_id, self.state, self._reached, self._moved_at = game.id, state, Reached(), {}
         if state.phase is Phase.ENDED:
             self.stage = Stage.FINISHED
             if game.finished_at is None:
@@ -324,14 +347,17 @@ class Reached:
             for seat in seats:
                 self._seats[seat] = self.actions
 
+    def last_reaching(self, viewer: Viewer) -> int:
+        """The last action that could change this viewer's own part (0: none since the game was made or restored)."""
+        return max(self._everyone, self._seats.get(viewer.seat, 0) if viewer.kind == "seat" else 0)
+
     def own_view(self, state: GameState, viewer: Viewer,
                  public: PublicView | None) -> tuple[View, list[DatedEvent] | None, bool]:
         """This viewer's view of ``state`` (as ``engine.view.view``), his dated events when they are the ones of the
         view made before (None: to be dated), and whether it was made anew (``keep`` it once made alike)."""
         if viewer.kind != "moderator" and public is not None:
             held = self._made.get(viewer)
-            since = max(self._everyone, self._seats.get(viewer.seat, 0) if viewer.kind == "seat" else 0)
-            if held is not None and held[0] >= since:  # no action since it was made reached him
+            if held is not None and held[0] >= self.last_reaching(viewer):  # no action since it was made reached him
                 return with_public(held[1], public), held[2], False
         return view(state, viewer, public), None, True
 
