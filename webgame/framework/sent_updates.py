@@ -52,15 +52,15 @@ def forget_measure(outbox: Outbox, element_id: int) -> None:
         prepared.pop(element_id, None)
 
 
-def fill_measured(outbox: Outbox, element_id: int, prop: str, spaces: str) -> bool:
-    """A measured element whose string prop ``prop`` was empty when measured, now holding ``spaces`` (set by the
+def fill_measured(outbox: Outbox, element_id: int, prop: str, count: int) -> bool:
+    """A measured element whose string prop ``prop`` was empty when measured, now holding ``count`` spaces (set by the
     caller without queuing it again): the spaces put into its kept bytes (they need no escaping in JSON: the bytes are
     what serializing it again would give). False when it was not measured so (to be queued again, made at the send)."""
     prepared: Prepared | None = outbox.__dict__.get(PREPARED)
     held, empty = prepared.get(element_id) if prepared else None, b'"' + prop.encode() + b'":""'
-    if held is None or held[0] is None or spaces.strip(" ") or held[1].count(empty) != 1:
+    if held is None or held[0] is None or held[1].count(empty) != 1:
         return False
-    prepared[element_id] = (held[0], held[1].replace(empty, empty[:-1] + spaces.encode() + b'"'))  # type: ignore[index]
+    prepared[element_id] = (held[0], held[1].replace(empty, empty[:-1] + b" " * count + b'"'))  # type: ignore[index]
     return True
 
 

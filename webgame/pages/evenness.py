@@ -120,9 +120,9 @@ def _set_pad(page: Any, count: int, measured: bool = False) -> None:
     """The page's padding: ``count`` spaces. Set without the props' change handler (which would queue the update once
     more): one update, here. ``measured``: the page's update was just measured with the padding empty; its measured
     bytes get the spaces put in (``sent_updates.fill_measured``), not the carrier serialized again at the send."""
-    spaces = " " * max(0, count)
-    dict.__setitem__(page.pad.props, PAD_PROP, spaces)
-    if not (measured and sent_updates.fill_measured(page.client.outbox, page.pad.id, PAD_PROP, spaces)):
+    count = max(0, count)
+    dict.__setitem__(page.pad.props, PAD_PROP, " " * count)
+    if not (measured and sent_updates.fill_measured(page.client.outbox, page.pad.id, PAD_PROP, count)):
         page.pad.update()
 
 

@@ -327,7 +327,7 @@ class GameView:
         """The role, its team and the roles this seat knows, in a few short lines at the top of the revealed
         panel (the move stays in the first screenful); what the role does is in ``role_help``."""
         me = self.me
-        if me is None or self.p["phase"] == "ended":
+        if me is None or self.p["phase"] == "ended" or d.for_handlers:  # lines only, no button (``Screen.handlers``)
             return
         _, rules = self.page.t, self.p["rules"]
         with d.revealed():

@@ -46,6 +46,7 @@ class Draft:
         self.shared: str | None = None  # the model of a part built once for many pages (``adopt``)
         self.seat = 0  # this page's own seat, beside the model (``own_seat``)
         self.buzz_key = ""  # the step its viewer has a move at, beside the model (``buzz``)
+        self.for_handlers = False  # built only to find a tapped node's handler: a builder may skip lines with none
 
     # ------------------------------------------------------------ leaves
 
@@ -342,6 +343,7 @@ class Screen(ModelElement, component="screen.js"):
         if self.is_deleted:
             return {}
         draft = Draft()
+        draft.for_handlers = True
         self.build(draft)
         return draft.handlers
 

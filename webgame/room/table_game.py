@@ -63,6 +63,7 @@ class TableGame(GameClock):
         self._shared_of: tuple[tuple[int, int, int], Dated, dict[str, list[Any]]] | None = None
         self._reached = Reached()  # whose own view each action could change (``own_view``)
         self._moved_at: dict[str, int] = {}  # a key of the public part -> after how many actions it last changed
+        self._moved_of: tuple[tuple[int, int], frozenset[str]] | None = None  # the last ``moved_since`` answer
 
     # ------------------------------------------------------------ who is who
 
@@ -132,7 +133,11 @@ class TableGame(GameClock):
                 or reached.last_reaching(viewer) > applied:
             return None
         self.public()  # the present state's public part: its changed keys noted
-        return frozenset(key for key, at in self._moved_at.items() if at > applied)
+        held = self._moved_of
+        if held is None or held[0] != (reached.actions, applied):  # the same for most pages of a change
+            held = self._moved_of = ((reached.actions, applied),
+                                     frozenset(key for key, at in self._moved_at.items() if at > applied))
+        return held[1]
 
     def projection(self, viewer: Viewer, chat: Chat, acting_moderator: bool = False) -> Projection | None:
         """What this viewer may be shown of the game (None when there is none). ``acting_moderator``: a player
@@ -214,7 +219,7 @@ class TableGame(GameClock):
         game = await store.start_game(self.room_id, rules=rules, seed=seed, seating=seating, options=options,
                                       deadline_at=deadline)  # one write: refused whole if the lease is lost
         self.game_id, self.state, self.seating, self._public = game.id, state, list(players), None
-        self._reached, self._moved_at = Reached(), {}
+        self._reached, self._moved_at, self._moved_of = Reached(), {}, None
         self.paused_remaining, self.deadline, self.hold = None, deadline, ResultHold()
         self.stage = Stage.PLAYING
 
@@ -222,7 +227,7 @@ class TableGame(GameClock):
         """Back to the lobby after the results: no game any more."""
         await store.set_room_status(self.room_id, RoomStatus.LOBBY)
         self.stage, self.state, self.game_id, self.seating = Stage.LOBBY, None, None, []
-        self._reached, self._moved_at = Reached(), {}
+        self._reached, self._moved_at, self._moved_of = Reached(), {}, None
         self._public, self.deadline, self.paused_remaining, self.hold = None, None, None, ResultHold()
 
     async def restore(self, game: GameRecord, seats: list[SeatRecord]) -> None:
@@ -231,7 +236,8 @@ class TableGame(GameClock):
         state = replay(game.rules, len(game.seating), game.seed, game.options, actions)
         by_id = {seat.id: seat for seat in seats}
         self.seating = [seat_info(by_id[int(entry["seat_id"])]) for entry in game.seating]
-        self.game_id, self.state, self._reached, self._moved_at = game.id, state, Reached(), {}
+        self.game_id, self.state, self._reached = game.id, state, Reached()
+        self._moved_at, self._moved_of = {}, None
         if state.phase is Phase.ENDED:
             self.stage = Stage.FINISHED
             if game.finished_at is None:
