@@ -175,12 +175,11 @@ class ModelElement(ui.element):
             data["class"] = self._classes
         if self._style:
             data["style"] = self._style
-        slots = self._collect_slot_dict()
-        if slots:
-            data["slots"] = slots
-        children = [child.id for child in self.default_slot.children]
-        if children:
-            data["children"] = children
+        if self.slots is not _LEAF_SLOTS:  # a leaf (most parts) has no slot and no child to list
+            if slots := self._collect_slot_dict():
+                data["slots"] = slots
+            if children := [child.id for child in self.default_slot.children]:
+                data["children"] = children
         if self._update_method:
             data["update_method"] = self._update_method
         return data
