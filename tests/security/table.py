@@ -21,6 +21,7 @@ from engine.bots import Heuristic, Memory, Policy, next_actions
 from engine.errors import RuleError
 from engine.state import GameState, Phase
 from webgame.errors import Refusal
+from webgame.pages.room import RoomPage
 from webgame.room import rooms
 from webgame.room.rooms import Change, Room
 from webgame.store import queries as store
@@ -147,6 +148,28 @@ class Table:
         return table
 
     # ------------------------------------------------------------ playing
+
+    @classmethod
+    async def play_checking_pages(cls, create_user: Callable[[], User], rules: str, players: int, seed: int,
+                                  check: Callable[[Table, RoomPage], object],
+                                  languages: tuple[str, ...] = ("en", "ru")) -> int:
+        """A whole game (uk moderated, with fouls), ``check`` called on every game page after every action; how many
+        pages were checked."""
+        table = await cls.seat(create_user, rules, players, seed, moderated=rules == "uk", languages=languages)
+        checked = 0
+
+        def each() -> None:
+            nonlocal checked
+            for page in table.game_pages():
+                check(table, page)
+                checked += 1
+
+        await table.play(each, fouls=rules == "uk")
+        return checked
+
+    def game_pages(self) -> list[RoomPage]:
+        """The room's open phone pages that show its game (a seat's, the moderator's, a spectator's)."""
+        return [page for page in self.room.subscribers if isinstance(page, RoomPage) and page.game.proj is not None]
 
     async def play(self, after_each: Callable[[], object], policy: type[Policy] | None = None,
                    fouls: bool = False, max_actions: int = 3000) -> Oracle:

@@ -40,16 +40,14 @@ async def test_a_phone_buzzes_once_at_each_step_it_has_a_move(create_user: Calla
                     scripts.append(data)
                 original(kind, data, target)
 
-            client.outbox.enqueue_message = enqueue  # type: ignore[method-assign]
+            client.outbox.enqueue_message = enqueue  # type: ignore[method-assign,assignment]
         seen: dict[int, set[str]] = {}  # a page -> the buzz keys it was drawn with
         buzzed = idle = 0
 
         def check(table: Table = table, seen: dict[int, set[str]] = seen) -> None:
             nonlocal buzzed, idle
             step = table.state.step
-            for page in table.room.subscribers:
-                if not isinstance(page, RoomPage) or page.game.proj is None:
-                    continue
+            for page in table.game_pages():
                 key, acts = buzz_key(page), bool(page.game.p.get("actions"))
                 assert (key is not None) == acts, (page.game.viewer_kind, page.game.viewer_seat, step)
                 if key is None:

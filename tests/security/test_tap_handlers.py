@@ -17,26 +17,22 @@ PARTS = ("heading", "seats_or_panel", "status", "cover", "settings_or_record", "
 
 
 async def test_a_tap_finds_the_handlers_of_the_full_drawing(create_user: Callable[[], User]) -> None:
+    cards: list[bool] = []
+
+    def check(_table: Table, page: RoomPage) -> None:
+        for name in PARTS:
+            section = getattr(page, name)
+            if section.screen is None:
+                continue
+            full = Draft()
+            section.build(full)
+            assert set(section.screen.handlers) == set(full.handlers), (name, page.game.viewer_kind)
+        card = Draft()
+        page.game.role_card(card)
+        assert card.handlers == {}
+        cards.append(bool(card.nodes))
+
     for rules, players, seed in (("uz", 10, 511), ("uk", 12, 512)):
-        table = await Table.seat(create_user, rules, players, seed, moderated=rules == "uk", languages=("en", "uz"))
-        cards = 0
-
-        def check(table: Table = table) -> None:
-            nonlocal cards
-            for page in table.room.subscribers:
-                if not isinstance(page, RoomPage) or page.game.proj is None:
-                    continue
-                for name in PARTS:
-                    section = getattr(page, name)
-                    if section.screen is None:
-                        continue
-                    full = Draft()
-                    section.build(full)
-                    assert set(section.screen.handlers) == set(full.handlers), (name, page.game.viewer_kind)
-                card = Draft()
-                page.game.role_card(card)
-                assert card.handlers == {}
-                cards += bool(card.nodes)
-
-        await table.play(check, fouls=rules == "uk")
-        assert cards > 10 * players  # role cards were drawn (and held no button)
+        cards.clear()
+        await Table.play_checking_pages(create_user, rules, players, seed, check, languages=("en", "uz"))
+        assert sum(cards) > 10 * players  # role cards were drawn (and held no button)
