@@ -304,9 +304,9 @@ class GameView:
         if proj is None or self.keys is None or self.made_after < 0:
             return False
         room = page.room
-        if room.game.game_id != self.game_id or room.lobby.is_moderator(page.token_hash):
+        if room.lobby.is_moderator(page.token_hash):  # a player holding the moderator's controls: his fouls' grid
             return False
-        moved = room.moved_since(proj, self.made_after)
+        moved = room.moved_since(proj, self.made_after)  # None for another game or the moderator's view
         if moved is None or not moved or not moved <= ONLY_COUNTS:
             return False
         return bool(self.p.get("result_hold")) == room.holding_now() and self.room_seen == room_keys(room)

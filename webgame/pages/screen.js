@@ -118,7 +118,11 @@ export default {
   // every phone of the room, webgame/pages/shared_parts.py): the tile of that seat is marked here, in the browser.
   // `buzz`: the step this viewer has something to do at (the panel's only), beside the model too: the phone vibrates
   // once when it gets a new one (webgame/pages/screen.py, Draft.buzz).
-  props: { model: { type: String, default: "[]" }, seat: { type: Number, default: 0 }, buzz: { type: String, default: "" } },
+  props: {
+    model: { type: String, default: "[]" },
+    seat: { type: Number, default: 0 },
+    buzz: { type: String, default: "" },
+  },
   emits: ["tap"],
   data() {
     return {
