@@ -113,7 +113,7 @@ class Server:
         env.update(self.env)
         module = "bench.serve" if self.kind == "game" else "bench.floor_app"
         if self.kind == "game" and os.environ.get("BENCH_GC_LOG") == "1":
-            module = "bench.gc_log"  # the game, with slow garbage collections in its log
+            module = "bench.gc_log"  # the game, its garbage collections logged (BENCH_GC_FILE)
         started = time.time()
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen([sys.executable, "-m", module], cwd=str(self.data), env=env,

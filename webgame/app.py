@@ -38,33 +38,46 @@ RECONNECT_TIMEOUT = 30.0  # a phone that sleeps less than this comes back to the
 
 
 def tune_gc() -> None:
-    """Keep full garbage collections short: what survives one is frozen out of the next ones' scans.
+    """Keep garbage collections short: what survives one is frozen out of the next ones' scans.
 
     Full collections were the latency tail (docs/PERFORMANCE.md, ``bench.gc_log``): with 500 phones one
     walked 800,000 objects for 0.7-2 s, every few seconds, though almost all of them (pages, rooms, code) live
-    on. So everything alive at start, and everything that survives a full collection, is moved to the
-    permanent generation (``gc.freeze``): the next full collections walk only what is newer. Cycles among
-    frozen objects that die later (a closed page's elements) are freed by ``full_collections``, a background
+    on. So everything alive at start, and everything that survives any collection, is moved to the permanent
+    generation (``gc.freeze``): the next collections walk only what is newer, and a survivor is walked once. Cycles
+    among frozen objects that die later (a closed page's elements) are freed by ``full_collections``, a background
     task: one long pause every few minutes instead of one every few seconds.
 
-    The young generation is collected after ``YOUNG_COLLECTION_AFTER`` new objects instead of Python's 700: a room's
-    change builds thousands of dicts and lists that live for the change alone (the parts' nodes, the updates), and
-    collected every 700 they were still alive, so they were moved on to the older generations, whose collections
-    came more often and walked them again (at 40 rooms, interleaved: p95 24-35 -> 17-23 ms in every pair, the CPU
-    within the noise, 0.4-0.9 MB less; docs/PERFORMANCE.md)."""
+    The young generation is collected by the clock (``young_collections``), not only by Python's count: the count is
+    new container objects *minus the ones freed*, old ones included, so in a server as busy freeing as making (a
+    room's change replaces its parts' nodes and updates; a socket's next wait replaces its last) it stays near zero
+    while the young generation fills with what replaced the freed: 65,000-130,000 objects at 960 phones, walked in
+    40-160 ms young collections in the play, and again by the middle generation's (issue 32, docs/PERFORMANCE.md). The
+    count's collection comes after ``YOUNG_COLLECTION_AFTER`` new objects (a burst of new pages, a reconnect storm)
+    instead of Python's 700: a room's change builds thousands of objects that live for the change alone."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(YOUNG_COLLECTION_AFTER, *gc.get_threshold()[1:])
-    if _freeze_after_full not in gc.callbacks:
-        gc.callbacks.append(_freeze_after_full)
+    if _freeze_after_collection not in gc.callbacks:
+        gc.callbacks.append(_freeze_after_collection)
 
 
 YOUNG_COLLECTION_AFTER = 10_000  # new container objects between two collections of the young (Python's: 700)
+YOUNG_COLLECTION_EVERY = 0.5  # seconds: the young generation collected at least this often (``young_collections``)
 
 
-def _freeze_after_full(phase: str, info: dict[str, int]) -> None:
-    if phase == "stop" and info.get("generation") == 2:
+def _freeze_after_collection(phase: str, info: dict[str, int]) -> None:
+    """After any collection, what survived it is frozen: the next ones do not walk it again."""
+    if phase == "stop":
         gc.freeze()
+
+
+async def young_collections(every: float = YOUNG_COLLECTION_EVERY) -> None:
+    """The young generation collected every ``every`` seconds (its survivors then frozen, ``tune_gc``): each
+    collection walks half a second of new objects (about 15 ms, 35 at most, at 960 phones) instead of the 100,000 that
+    Python's count let pile up; for as long as the server runs."""
+    while True:
+        await asyncio.sleep(every)
+        gc.collect(0)
 
 
 FULL_COLLECTION_EVERY = 600.0  # seconds: at most this long between two collections of everything
@@ -143,8 +156,9 @@ async def _start_rooms() -> None:
     background_tasks.create(Clock(registry).run(), name="game clock")
     background_tasks.create(heartbeat.beat_forever(), name="heartbeat")  # the phones' offline badge within 3 s
     cluster.start(registry)  # a process of a cluster renews its rooms' leases (webgame.cluster.process)
-    if _freeze_after_full in gc.callbacks:  # the server (``run``), not the tests
+    if _freeze_after_collection in gc.callbacks:  # the server (``run``), not the tests
         background_tasks.create(full_collections(), name="full garbage collections")
+        background_tasks.create(young_collections(), name="young garbage collections")
 
 
 def _healthz() -> PlainTextResponse:

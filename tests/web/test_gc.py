@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import time
 import weakref
@@ -29,16 +30,52 @@ def test_a_cycle_that_dies_after_a_freeze_is_freed_by_the_collection_of_everythi
         gc.unfreeze()
 
 
-def test_a_full_collection_freezes_what_survives_it() -> None:
+def test_any_collection_freezes_what_survives_it() -> None:
+    """A survivor of a young collection is not walked again by the next ones (nor by the older generations')."""
     gc.unfreeze()
-    kept = [Node() for _ in range(100)]
+    had_callback = app._freeze_after_collection in gc.callbacks
+    if not had_callback:
+        gc.callbacks.append(app._freeze_after_collection)
     try:
-        app._freeze_after_full("stop", {"generation": 2})
+        kept = [Node() for _ in range(100)]
+        assert any(item is kept[0] for item in gc.get_objects(0))  # young before the collection
+        gc.collect(0)
         assert gc.get_freeze_count() >= len(kept)
-        before = gc.get_freeze_count()
-        app._freeze_after_full("stop", {"generation": 0})  # a young collection changes nothing
-        assert gc.get_freeze_count() == before
+        assert not any(item is kept[0] for generation in range(3) for item in gc.get_objects(generation))
     finally:
+        if not had_callback:
+            gc.callbacks.remove(app._freeze_after_collection)
+        gc.unfreeze()
+
+
+async def test_the_young_generation_is_collected_by_the_clock_when_the_count_stays_low() -> None:
+    """A busy server frees as much as it makes, so Python's count (new objects minus freed ones) never calls a young
+    collection while the young generation fills up; the clock's collection empties it, its survivors frozen."""
+    before, had_callback = gc.get_threshold(), app._freeze_after_collection in gc.callbacks
+    old: list[Node | None] = [Node() for _ in range(30_000)]
+    gc.collect()
+    gc.freeze()  # the old ones, as the pages of a running server
+    gc.set_threshold(10_000, 10, 10)
+    if not had_callback:
+        gc.callbacks.append(app._freeze_after_collection)
+    task: asyncio.Task[None] | None = None
+    try:
+        new: list[Node] = []
+        for index in range(len(old)):  # each new object replaces an old one: the count stays near zero
+            new.append(Node())
+            old[index] = None
+        assert gc.get_count()[0] < 10_000
+        assert len(gc.get_objects(0)) >= 20_000  # ... while the young generation holds every new one
+        task = asyncio.create_task(app.young_collections(0.01))
+        await asyncio.sleep(0.1)
+        assert len(gc.get_objects(0)) < 1_000
+        assert not any(item is new[-1] for generation in range(3) for item in gc.get_objects(generation))  # frozen
+    finally:
+        if task is not None:
+            task.cancel()
+        gc.set_threshold(*before)
+        if not had_callback:
+            gc.callbacks.remove(app._freeze_after_collection)
         gc.unfreeze()
 
 
@@ -67,7 +104,7 @@ def test_a_collection_of_everything_asked_by_anyone_restarts_the_count() -> None
 def test_the_server_collects_the_young_generation_after_ten_thousand_new_objects() -> None:
     """A room's change lives for a few thousand objects: they are not moved on to the older generations (where they
     were walked again and again) before they die."""
-    before, had_callback = gc.get_threshold(), app._freeze_after_full in gc.callbacks
+    before, had_callback = gc.get_threshold(), app._freeze_after_collection in gc.callbacks
     gc.set_threshold(700, 10, 10)  # Python's defaults (a simulated phone's test may have run the server's setup)
     try:
         app.tune_gc()
@@ -75,5 +112,5 @@ def test_the_server_collects_the_young_generation_after_ten_thousand_new_objects
     finally:
         gc.set_threshold(*before)
         gc.unfreeze()
-        if not had_callback and app._freeze_after_full in gc.callbacks:
-            gc.callbacks.remove(app._freeze_after_full)
+        if not had_callback and app._freeze_after_collection in gc.callbacks:
+            gc.callbacks.remove(app._freeze_after_collection)
