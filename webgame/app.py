@@ -63,6 +63,8 @@ def tune_gc() -> None:
 
 YOUNG_COLLECTION_AFTER = 10_000  # new container objects between two collections of the young (Python's: 700)
 YOUNG_COLLECTION_EVERY = 0.5  # seconds: the young generation collected at least this often (``young_collections``)
+QUIET_AFTER = 10  # young collections in a row that freed nothing: the rooms are playing (``young_collections``)
+QUIET_SAMPLE = 10  # ... then only one tick in this many collects; the others freeze
 
 
 def _freeze_after_collection(phase: str, info: dict[str, int]) -> None:
@@ -71,13 +73,39 @@ def _freeze_after_collection(phase: str, info: dict[str, int]) -> None:
         gc.freeze()
 
 
+class YoungTicks:
+    """What the clock does with the young generation at each tick: collect it (its survivors then frozen, ``tune_gc``)
+    or, while collections keep freeing nothing, freeze it without walking it.
+
+    Rooms at play leave no cycle to free young (at 960 phones every young collection of a 40 s play freed nothing,
+    docs/PERFORMANCE.md), and each walked some 10 ms of objects twice a second; lobbies do (a host's settings redrawn,
+    pages closed: thousands of objects a second). So after ``QUIET_AFTER`` collections in a row that freed nothing,
+    only one tick in ``QUIET_SAMPLE`` collects; the first that frees something brings back a collection at every
+    tick. What a freeze keeps of a cycle that died unwalked is freed by the collection of everything
+    (``full_collections``)."""
+
+    def __init__(self) -> None:
+        self.quiet = 0  # collections in a row that freed nothing
+        self.ticks = 0
+
+    def tick(self) -> bool:
+        """One tick: True if it collected, False if it froze."""
+        self.ticks += 1
+        if self.quiet >= QUIET_AFTER and self.ticks % QUIET_SAMPLE:
+            gc.freeze()
+            return False
+        self.quiet = self.quiet + 1 if gc.collect(0) == 0 else 0
+        return True
+
+
 async def young_collections(every: float = YOUNG_COLLECTION_EVERY) -> None:
-    """The young generation collected every ``every`` seconds (its survivors then frozen, ``tune_gc``): each
+    """The young generation collected (or, at play, frozen: ``YoungTicks``) every ``every`` seconds: each
     collection walks half a second of new objects (about 15 ms, 35 at most, at 960 phones) instead of the 100,000 that
     Python's count let pile up; for as long as the server runs."""
+    ticks = YoungTicks()
     while True:
         await asyncio.sleep(every)
-        gc.collect(0)
+        ticks.tick()
 
 
 FULL_COLLECTION_EVERY = 600.0  # seconds: at most this long between two collections of everything

@@ -7,6 +7,8 @@ import gc
 import time
 import weakref
 
+import pytest
+
 from webgame import app
 
 
@@ -114,3 +116,29 @@ def test_the_server_collects_the_young_generation_after_ten_thousand_new_objects
         gc.unfreeze()
         if not had_callback and app._freeze_after_collection in gc.callbacks:
             gc.callbacks.remove(app._freeze_after_collection)
+
+
+def test_the_clock_freezes_instead_of_walking_while_collections_free_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rooms at play leave no young cycle: after ten collections in a row that freed nothing, only one tick in ten
+    walks the young generation (the others freeze it); the first collection that frees something (a lobby's redrawn
+    settings) brings back a collection at every tick."""
+    garbage = iter([5] + [0] * app.QUIET_AFTER + [0] * 40)  # what each collection frees
+    walked: list[int] = []
+    frozen: list[int] = []
+    ticks = app.YoungTicks()
+
+    def collect(generation: int = 2) -> int:
+        walked.append(ticks.ticks)
+        return next(garbage)
+
+    monkeypatch.setattr(gc, "collect", collect)
+    monkeypatch.setattr(gc, "freeze", lambda: frozen.append(ticks.ticks))
+    results = [ticks.tick() for _ in range(1 + app.QUIET_AFTER + 2 * app.QUIET_SAMPLE)]
+    assert all(results[: 1 + app.QUIET_AFTER])  # garbage first, then ten quiet collections: every tick walks
+    quiet_ticks = results[1 + app.QUIET_AFTER :]
+    assert quiet_ticks.count(True) == 2 and len(frozen) == len(quiet_ticks) - 2  # one in ten walks, the rest freeze
+
+    garbage = iter([3, 0, 0])  # a lobby again: the sampled collection finds some
+    ticks.ticks = app.QUIET_SAMPLE - 1  # the next tick is a sampled one
+    assert ticks.tick() and ticks.quiet == 0
+    assert ticks.tick() and ticks.tick()  # every tick walks again
