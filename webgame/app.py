@@ -78,7 +78,7 @@ class YoungTicks:
     or, while collections keep freeing nothing, freeze it without walking it.
 
     Rooms at play leave no cycle to free young (at 960 phones every young collection of a 40 s play freed nothing,
-    docs/PERFORMANCE.md), and each walked some 10 ms of objects twice a second; lobbies do (a host's settings redrawn,
+    docs/PERFORMANCE.md), and each walked 10-15 ms of objects twice a second; lobbies do (a host's settings redrawn,
     pages closed: thousands of objects a second). So after ``QUIET_AFTER`` collections in a row that freed nothing,
     only one tick in ``QUIET_SAMPLE`` collects; the first that frees something brings back a collection at every
     tick. What a freeze keeps of a cycle that died unwalked is freed by the collection of everything
@@ -100,7 +100,7 @@ class YoungTicks:
 
 async def young_collections(every: float = YOUNG_COLLECTION_EVERY) -> None:
     """The young generation collected (or, at play, frozen: ``YoungTicks``) every ``every`` seconds: each
-    collection walks half a second of new objects (about 15 ms, 35 at most, at 960 phones) instead of the 100,000 that
+    collection walks half a second of new objects (10-15 ms, 35 at most, at 960 phones) instead of the 100,000 that
     Python's count let pile up; for as long as the server runs."""
     ticks = YoungTicks()
     while True:
