@@ -106,7 +106,7 @@ def _pad_to_largest(pages: list[Any], night: bool = False) -> None:
         return  # nothing to send to anyone (a presence change no page shows): no pad-only message either
     sizes = []
     for page in pages:
-        _set_pad(page, 0)
+        _queue_empty_pad(page)
         sizes.append(pending_bytes(page.client))
     largest = max(sizes)
     if night:
@@ -124,6 +124,18 @@ def _set_pad(page: Any, count: int, measured: bool = False) -> None:
     dict.__setitem__(page.pad.props, PAD_PROP, " " * count)
     if not (measured and sent_updates.fill_measured(page.client.outbox, page.pad.id, PAD_PROP, count)):
         page.pad.update()
+
+
+def _queue_empty_pad(page: Any) -> None:
+    """The page's padding emptied and its carrier put in the page's pending update, as ``_set_pad(page, 0)`` does,
+    without NiceGUI's checks of an update (``group_of`` has just found the page's client and carrier alive) or
+    forgetting the carrier's measured bytes (the measure that follows makes them all again): part of every seat
+    page's work at every change (issue 32)."""
+    pad = page.pad
+    dict.__setitem__(pad.props, PAD_PROP, "")
+    box = page.client.outbox
+    box.updates[pad.id] = pad
+    box._set_enqueue_event()  # noqa: SLF001 (NiceGUI's own way to wake the page's send loop)
 
 
 def pending_bytes(client: Client) -> int:

@@ -270,8 +270,10 @@ class GameView:
         """After a change of the room: rebuild only the sections whose key changed (none, when this viewer's
         projection did not change). False when the whole game view must be built again instead."""
         page = self.page
-        if self.counts_only():
-            self.part("status").refresh()  # the one part that shows them, built once for the room (``status``)
+        if self.counts_only():  # the one part that shows them, built once for the room (``status``)
+            screen = self.part("status").screen
+            if screen is not None:
+                screen.show(self.status_model())
             return True
         proj = page.room.projection(page.token_hash)
         if proj is None or self.keys is None or self.proj is None or self.game_id != proj.game_id:
@@ -373,8 +375,14 @@ class GameView:
         marks too, the same on every page of the room and fixed for a game: a ``SeatInfo``'s name never changes,
         and ``shared_parts`` forgets its builds at every new state of the room, a new game included.)"""
         room = self.page.room
-        key = ("status", self.page.identity.language, self.p.get("phase"), self.p.get("result_hold"))
-        shared_parts.draw(d, room, key, self._public_status)
+        shared_parts.draw(d, room, self._status_key(), self._public_status)
+
+    def status_model(self) -> str:
+        """The ``status`` part's model as ``status`` draws it (a page redrawing that part alone: ``update``)."""
+        return shared_parts.model(self.page.room, self._status_key(), self._public_status)
+
+    def _status_key(self) -> tuple[Any, ...]:
+        return ("status", self.page.identity.language, self.p.get("phase"), self.p.get("result_hold"))
 
     def _public_status(self, d: Draft) -> None:
         public = self.public()

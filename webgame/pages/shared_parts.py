@@ -41,6 +41,12 @@ def draw(d: Draft, room: Room, key: Hashable, build: Callable[[Draft], None]) ->
     return fresh
 
 
+def model(room: Room, key: Hashable, build: Callable[[Draft], None]) -> str:
+    """The model ``draw`` would put in a draft for ``key``, without the draft: for a page whose part is that shared
+    model alone and is drawn again only for it (``Screen.show``: the step's counts at a tap, on most phones)."""
+    return _built(room, key, build, model=True)[0][1]
+
+
 def graft(d: Draft, room: Room, key: Hashable, build: Callable[[Draft], None]) -> bool:
     """As ``draw``, for nodes within a part (``Draft.graft``: the players list in the news part, whose other lines
     differ per seat): the nodes are built once, the part's JSON is made by each page."""
