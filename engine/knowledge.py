@@ -5,6 +5,7 @@ This is the one place secrecy is decided; ``engine.view`` only assembles what it
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -155,13 +156,32 @@ def _dated(event: Event, secret: bool) -> dict[str, Any]:
     return data
 
 
+EventDicts = list[tuple[frozenset[int] | None, dict[str, Any], dict[str, Any]]]
+
+
+def _event_dicts(state: GameState) -> EventDicts:
+    """Each event's audience, its dict for those who see everything and its dict for the others. An event never
+    changes once in the state, whose list of them is only appended to: the dicts made for the state's version before
+    are kept (``CARRIED``) while its events are still the first ones, so an event's dicts are made once, not again at
+    every action for every event of the game."""
+    events = state.events
+    kept: tuple[list[Event], list[Event], EventDicts] | None = state.cache.get("event_dicts_of")
+    pairs: EventDicts = []
+    if kept is not None and kept[0] is events and len(kept[1]) <= len(events) \
+            and all(map(operator.is_, events, kept[1])):
+        pairs = list(kept[2])
+    pairs.extend((e.audience, _dated(e, False), _dated(e, True)) for e in events[len(pairs):])
+    state.cache["event_dicts_of"] = (events, list(events), pairs)
+    return pairs
+
+
 def visible_events(state: GameState, viewer: Viewer) -> list[dict[str, Any]]:
     """The events this viewer may read, as dicts with their day and phase (shared between viewers:
     do not mutate). A night death's cause is left out for everyone who does not see everything."""
     cache = state.derived()
     pairs = cache.get("event_dicts")
     if pairs is None:
-        pairs = cache["event_dicts"] = [(e.audience, _dated(e, False), _dated(e, True)) for e in state.events]
+        pairs = cache["event_dicts"] = _event_dicts(state)
     if sees_everything(state, viewer):
         return [full for _, full, _ in pairs]
     if viewer.kind == "seat":

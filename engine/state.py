@@ -46,6 +46,12 @@ class Event:
         return {"type": self.type, **copy.deepcopy(self.params)}  # a reader's changes never reach the event
 
 
+# Derived values kept from one version of a state to the next, each holding what it was made from so its reader can
+# tell what is still good (``engine.knowledge.visible_events``: each event's dicts, made once per event, not once per
+# event at every action).
+CARRIED = ("event_dicts_of",)
+
+
 @dataclass(slots=True)
 class GameState:
     rules: str
@@ -95,7 +101,8 @@ class GameState:
         """Values computed once per state version and shared by every viewer's projection."""
         version = (len(self.log), len(self.events), self.step)
         if self.cache.get("version") != version:
-            self.cache = {"version": version}
+            carried = {key: self.cache[key] for key in CARRIED if key in self.cache}
+            self.cache = {"version": version, **carried}
         return self.cache
 
     @property

@@ -203,6 +203,11 @@ async def test_deadline_and_finish(db: Path) -> None:
     await store.set_deadline(game.id, deadline_at=None, paused_remaining=12.25)
     paused = await store.get_game(game.id)
     assert (paused.deadline_at, paused.paused_remaining) == (None, 12.25)
+    await store.set_deadline(game.id, deadline_at=1_900_000_090.0, night_left=30.0)  # a night after a held result
+    held = await store.get_game(game.id)
+    assert (held.deadline_at, held.paused_remaining, held.night_left) == (1_900_000_090.0, None, 30.0)
+    with pytest.raises(store.GameNotFound):  # no such game: nothing written anywhere
+        await store.set_deadline(game.id + 1000, deadline_at=1.0)
 
     finished = await store.finish_game(game.id, winner="mafia")
     assert finished.winner == "mafia"

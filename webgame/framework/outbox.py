@@ -90,6 +90,15 @@ def _enqueue_update(self: Outbox, element: Any) -> None:
     _ORIGINAL_ENQUEUE_UPDATE(self, element)
 
 
+def queue_alive(box: Outbox, element: Any) -> None:
+    """Put ``element`` in its page's next update, as ``Element.update`` does, for a caller that has just found the
+    page's client and the element alive: without NiceGUI's checks of one update, and keeping the measured bytes of
+    the others (``sent_updates``: the caller measures the update next). The padding's carrier, on every seat page at
+    every change of a room (``webgame.pages.evenness``)."""
+    box.updates[element.id] = element
+    box._set_enqueue_event()  # noqa: SLF001 (NiceGUI's own way to wake the page's send loop)
+
+
 def _enqueue_delete(self: Outbox, element: Any) -> None:
     sent_updates.forget_measure(self, element.id)
     _ORIGINAL_ENQUEUE_DELETE(self, element)

@@ -23,6 +23,7 @@ from webgame.language.locale_tables import TABLES
 LANGUAGES: dict[str, str] = {"uz": "O'zbekcha", "uk": "Українська", "ro": "Română", "ru": "Русский", "en": "English"}
 DEFAULT_LANGUAGE = "en"
 NUMBER_CACHE = 4096  # formatted numbers kept per language (seat numbers, counts, fouls, minutes)
+MESSAGE_CACHE = 4096  # translated messages kept per language (the catalogs hold some 700)
 LOCALES_DIR = Path(__file__).resolve().parents[2] / "locales"
 
 
@@ -38,11 +39,19 @@ class Translator:
         self.language = language
         self._translations = translations
         self._numbers: dict[float, str] = {}  # pages format the same few numbers again and again
+        self._messages: dict[str, str] = {}  # message id -> its translation (``gettext``)
         # Not Babel's Locale, whose data would hold 4 MB (issue 32); a language without a table writes English.
         self.table = TABLES.get(language, TABLES[DEFAULT_LANGUAGE])
 
     def gettext(self, msgid: str) -> str:
-        return self._translations.gettext(msgid)
+        """The message in this language, kept once looked up: a change of a room draws a few hundred labels on its
+        phones, each a look-up through gettext's catalog and its fallbacks (issue 32)."""
+        text = self._messages.get(msgid)
+        if text is None:
+            if len(self._messages) >= MESSAGE_CACHE:  # message ids are the program's own: a bound all the same
+                self._messages.clear()
+            text = self._messages[msgid] = self._translations.gettext(msgid)
+        return text
 
     __call__ = gettext
 

@@ -131,11 +131,8 @@ def _queue_empty_pad(page: Any) -> None:
     without NiceGUI's checks of an update (``group_of`` has just found the page's client and carrier alive) or
     forgetting the carrier's measured bytes (the measure that follows makes them all again): part of every seat
     page's work at every change (issue 32)."""
-    pad = page.pad
-    dict.__setitem__(pad.props, PAD_PROP, "")
-    box = page.client.outbox
-    box.updates[pad.id] = pad
-    box._set_enqueue_event()  # noqa: SLF001 (NiceGUI's own way to wake the page's send loop)
+    dict.__setitem__(page.pad.props, PAD_PROP, "")
+    outbox.queue_alive(page.client.outbox, page.pad)
 
 
 def pending_bytes(client: Client) -> int:

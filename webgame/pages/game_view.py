@@ -49,7 +49,7 @@ PICK_FIRST = N_("Tap a player, then confirm.")  # a grid's button tapped with no
 # names and bot marks are fixed for a game (a new game brings a new ``seating`` list; no ``SeatInfo`` is changed), and
 # every page of the room wrote the same dozen labels again at every redraw of a grid, the players or the news (issue 32:
 # a tenth of the pages' work per change).
-_LABELS: weakref.WeakKeyDictionary[Room, tuple[list[SeatInfo], dict[tuple[str, int], str]]] = (
+_LABELS: weakref.WeakKeyDictionary[Room, tuple[list[SeatInfo], dict[str, dict[int, str]]]] = (
     weakref.WeakKeyDictionary())
 
 
@@ -101,6 +101,7 @@ class GameView:
         self.game_id: int | None = None
         self._record_part: RecordPart | None = None  # made when first drawn (``record_part``)
         self._chat_part: ChatPart | None = None
+        self._labels: tuple[list[SeatInfo], dict[int, str]] | None = None  # this page's language's (``name_of``)
 
     @property
     def record_part(self) -> RecordPart:
@@ -128,14 +129,17 @@ class GameView:
         """The seat's number and name in this page's language, made once per game and language for every page of the
         room (``_LABELS``)."""
         page = self.page
-        room, key = page.room, (page.identity.language, seat)
-        seating = room.seating
-        held = _LABELS.get(room)
-        if held is None or held[0] is not seating:
-            held = _LABELS[room] = (seating, {})
-        label = held[1].get(key)
+        room = page.room
+        labels = self._labels
+        if labels is None or labels[0] is not room.seating:  # the page's look-up of the room's labels, once a game
+            seating = room.seating
+            held = _LABELS.get(room)
+            if held is None or held[0] is not seating:
+                held = _LABELS[room] = (seating, {})
+            labels = self._labels = (seating, held[1].setdefault(page.identity.language, {}))
+        label = labels[1].get(seat)
         if label is None:
-            label = held[1][key] = wording.seat_label(page.t, seat, room.name_of(seat), room.seat_is_bot(seat))
+            label = labels[1][seat] = wording.seat_label(page.t, seat, room.name_of(seat), room.seat_is_bot(seat))
         return label
 
     @property

@@ -21,8 +21,7 @@ import functools
 import inspect
 import json
 import weakref
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from types import CodeType
 from typing import Any
 
@@ -248,15 +247,8 @@ class Draft:
 
     # ------------------------------------------------------------ containers
 
-    @contextmanager
-    def _box(self, node: Node, tid: str | None = None) -> Iterator[None]:
-        node["k"] = []
-        self._add(node, tid)
-        self._stack.append(node["k"])
-        try:
-            yield
-        finally:
-            self._stack.pop()
+    def _box(self, node: Node, tid: str | None = None) -> _Box:
+        return _Box(self, node, tid)
 
     def div(self, cls: str = "", tid: str | None = None) -> Any:
         return self._box({"t": "div", "c": cls}, tid)
@@ -305,6 +297,27 @@ class Draft:
     @property
     def texts(self) -> list[str]:
         return model_texts(self.nodes)
+
+
+class _Box:
+    """A container node of a draft as a ``with`` block: put in its place on entering, the nodes drawn inside go
+    into it. A plain class, not ``contextlib.contextmanager``'s generator (four more calls a box, some hundred boxes
+    at every change of a room: issue 32)."""
+
+    __slots__ = ("draft", "node", "tid")
+
+    def __init__(self, draft: Draft, node: Node, tid: str | None) -> None:
+        self.draft, self.node, self.tid = draft, node, tid
+
+    def __enter__(self) -> None:
+        node = self.node
+        children: list[Node] = []
+        node["k"] = children
+        self.draft._add(node, self.tid)  # noqa: SLF001 (the draft's own helper)
+        self.draft._stack.append(children)  # noqa: SLF001
+
+    def __exit__(self, *_exc: object) -> None:
+        self.draft._stack.pop()  # noqa: SLF001
 
 
 class Screen(ModelElement, component="screen.js"):

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.options import OptionSpec
-from engine.roles import ROLE_TABLES, TEAM_NAMES, Role, Team
+from engine.roles import ROLE_TABLES, TEAM_NAMES, RoleInfo, Team
 from webgame.language.i18n import N_, Translator
 
 NameOf = Callable[[int], str]
@@ -132,25 +132,31 @@ NOTE_RESULTS: dict[str, str] = {
 BEST_MOVE = N_("Best move of {name}: {named}.")  # issue 30: the phones, the TV, the narrator
 
 
+# A role's table entry by the role's string (the views hold strings): looked up without making the enum first, at
+# every role named on every phone's screen.
+_ROLE_INFO: dict[str, dict[str, RoleInfo]] = {
+    rules: {str(role): info for role, info in table.items()} for rules, table in ROLE_TABLES.items()}
+
+
 def role_name(_: Translator, rules: str, role: str) -> str:
     try:
-        return _(ROLE_TABLES[rules][Role(role)].name)
-    except (KeyError, ValueError):
+        return _(_ROLE_INFO[rules][role].name)
+    except KeyError:
         return role
 
 
 def role_description(_: Translator, rules: str, role: str) -> str:
     try:
-        return _(ROLE_TABLES[rules][Role(role)].description)
-    except (KeyError, ValueError):
+        return _(_ROLE_INFO[rules][role].description)
+    except KeyError:
         return ""
 
 
 def role_heading(_: Translator, rules: str, role: str) -> str:
     """A role and its team, as the role help lists them: "Doctor (Town)"."""
     try:
-        team = ROLE_TABLES[rules][Role(role)].team
-    except (KeyError, ValueError):
+        team = _ROLE_INFO[rules][role].team
+    except KeyError:
         return role
     return _("{role} ({team})").format(role=role_name(_, rules, role), team=team_name(_, str(team)))
 

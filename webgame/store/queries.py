@@ -345,6 +345,13 @@ async def set_deadline(game_id: int, *, deadline_at: float | None, paused_remain
                        night_left: float | None = None) -> None:
     """Save the running phase's clock: an epoch deadline, or (paused) the seconds that were left; ``night_left``:
     how much of it follows the day's result's hold (``webgame.room.result_hold``)."""
+    sqlite = sqlite_log.client() if not leases.ACTIVE else None
+    if sqlite is not None:  # one trip to the database thread, no statement made anew (webgame.store.sqlite_log)
+        found = await sqlite_log.set_clock(sqlite, game_id, deadline_at, paused_remaining, night_left)
+        if found is not None:
+            if not found:
+                raise GameNotFound(game_id)
+            return
     room_id = await _room_of(game_id) if leases.ACTIVE else 0  # (the fence's room: a cluster only)
     async with leases.fenced(room_id) as connection:
         updated = await Game.filter(id=game_id).using_db(connection).update(

@@ -28,6 +28,9 @@ _STEP = f'SELECT "step" FROM "{Game._meta.db_table}" WHERE "id" = ?'
 _INSERT = (f'INSERT INTO "{ActionRecord._meta.db_table}" ("game_id", "index", "payload", "created_at") '
            "VALUES (?, ?, ?, ?)")
 
+_CLOCK = (f'UPDATE "{Game._meta.db_table}" SET "deadline_at" = ?, "paused_remaining" = ?, "night_left" = ? '
+          'WHERE "id" = ?')
+
 WRITTEN = -2  # what ``append`` returns when the action is in the log
 MISSING = -1  # ... when there is no such game
 
@@ -65,3 +68,22 @@ def _append(raw: sqlite3.Connection, game_id: int, index: int, payload: str, now
         if raw.in_transaction:
             raw.execute("ROLLBACK")
         raise
+
+
+async def set_clock(db: SqliteClient, game_id: int, deadline_at: float | None, paused_remaining: float | None,
+                    night_left: float | None) -> bool | None:
+    """Save a game's clock (``queries.set_deadline``) in one statement on the database thread: whether the game was
+    there; None when this client cannot run a function on its thread (use the ORM). The ORM made the statement anew
+    at every step of every room (issue 32: a few per cent of a step's end)."""
+    async with db.acquire_connection() as connection:
+        ran, result = await sqlite_thread.run_on_thread(connection, _set_clock, game_id, deadline_at,
+                                                        paused_remaining, night_left)
+        return result if ran else None
+
+
+def _set_clock(raw: sqlite3.Connection, game_id: int, deadline_at: float | None, paused_remaining: float | None,
+               night_left: float | None) -> bool:
+    """On the database thread: the one update, its own transaction (the connection commits each statement)."""
+    if raw.in_transaction:  # never inside another request's transaction: the client's lock keeps them apart
+        raise RuntimeError("the clock's write found a transaction open")
+    return raw.execute(_CLOCK, (deadline_at, paused_remaining, night_left, game_id)).rowcount == 1
