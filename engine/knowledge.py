@@ -5,7 +5,6 @@ This is the one place secrecy is decided; ``engine.view`` only assembles what it
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -160,18 +159,15 @@ EventDicts = list[tuple[frozenset[int] | None, dict[str, Any], dict[str, Any]]]
 
 
 def _event_dicts(state: GameState) -> EventDicts:
-    """Each event's audience, its dict for those who see everything and its dict for the others. An event never
-    changes once in the state, whose list of them is only appended to: the dicts made for the state's version before
-    are kept (``CARRIED``) while its events are still the first ones, so an event's dicts are made once, not again at
-    every action for every event of the game."""
+    """Each event's audience, its dict for those who see everything and its dict for the others. The engine only
+    appends to a state's list of events (never replaces or edits one in it), so the dicts made for the version before
+    are kept (``CARRIED``) while the list is the very one they were made from: an event's dicts are made once, not
+    again at every action for every event of the game."""
     events = state.events
-    kept: tuple[list[Event], list[Event], EventDicts] | None = state.cache.get("event_dicts_of")
-    pairs: EventDicts = []
-    if kept is not None and kept[0] is events and len(kept[1]) <= len(events) \
-            and all(map(operator.is_, events, kept[1])):
-        pairs = list(kept[2])
+    kept: tuple[list[Event], EventDicts] | None = state.cache.get("event_dicts_of")
+    pairs = list(kept[1]) if kept is not None and kept[0] is events and len(kept[1]) <= len(events) else []
     pairs.extend((e.audience, _dated(e, False), _dated(e, True)) for e in events[len(pairs):])
-    state.cache["event_dicts_of"] = (events, list(events), pairs)
+    state.cache["event_dicts_of"] = (events, pairs)
     return pairs
 
 

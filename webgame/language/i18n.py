@@ -23,7 +23,7 @@ from webgame.language.locale_tables import TABLES
 LANGUAGES: dict[str, str] = {"uz": "O'zbekcha", "uk": "Українська", "ro": "Română", "ru": "Русский", "en": "English"}
 DEFAULT_LANGUAGE = "en"
 NUMBER_CACHE = 4096  # formatted numbers kept per language (seat numbers, counts, fouls, minutes)
-MESSAGE_CACHE = 4096  # translated messages kept per language (the catalogs hold some 700)
+MESSAGE_CACHE = 4096  # translated messages kept per language (the catalogs hold some 620)
 LOCALES_DIR = Path(__file__).resolve().parents[2] / "locales"
 
 

@@ -353,7 +353,7 @@ class Screen(ModelElement, component="screen.js"):
         """Send ``model``, built once for many pages (``shared_parts.model``), if this part does not have it: what
         ``refresh`` does for a part whose build is that shared model alone (no handler, no seat, no buzz), without
         building a draft (issue 32: the step's counts, drawn again on most phones at every tap)."""
-        if self.is_deleted or model is self.drawn_model or model == self.drawn_model:
+        if self.is_deleted or model == self.drawn_model:
             return
         self.set_model(model)
         self.update()
