@@ -7,10 +7,16 @@ product's import path: ``python -m webgame`` never imports ``bench.hook``.
 
 from __future__ import annotations
 
+import logging
+import os
+
 import webgame  # noqa: F401  (first, as ``python -m webgame`` imports it: what NiceGUI imports is lighter then: its docstring)
 from bench import hook
 from webgame.app import app, run, setup
 
+if os.environ.get("MAFIA_PROCESS"):  # one process of a cluster (tests/cluster): its hand-overs, timed, in its log
+    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s", level=logging.WARNING)
+    logging.getLogger("webgame.cluster").setLevel(logging.INFO)
 setup()
 hook.register(app)
 

@@ -52,6 +52,22 @@ class Cluster(ClusterDatabase):
                        capture_output=True)
         time.sleep(1.0)  # the new workers take the new connections
 
+    def warnings(self, since: float) -> str:
+        """The processes' and nginx's lines since ``since`` (the processes log the cluster's hand-overs and every
+        warning: ``bench.serve``), for a failure's message."""
+        lines = []
+        stamp = time.strftime("%Y/%m/%d %H:%M:%S", time.localtime(since))
+        for name, server in self.processes.items():
+            if server.log.exists():
+                kept = [line for line in server.log.read_text(errors="replace").splitlines()
+                        if not line.startswith("NiceGUI ready") and line[:19].replace("-", "/") >= stamp]
+                lines += [f"{name}: {line}" for line in kept[-40:]]
+        nginx_log = self.nginx.folder / "nginx.log"
+        if nginx_log.exists():
+            kept = [line for line in nginx_log.read_text(errors="replace").splitlines() if line[:19] >= stamp]
+            lines += [f"nginx: {line[:300]}" for line in kept[-20:]]
+        return "\n".join(lines)
+
 
 @pytest.fixture(autouse=True)
 def clock_timers_kept(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -148,6 +164,12 @@ async def _lobby(base: str, index: int) -> Phone:
 
 
 AGAIN_SECONDS = 1.5  # after a phone is back: how long a second close of its socket is waited for
+RECOVER_SECONDS = 30.0  # a page not back this long after its socket closed is stuck
+# A rolling restart (issue 31.5: no phone or TV stuck, no action lost) runs beside the browser tests on CI's two
+# cores; its pages come back in 1.8-3.8 s here (printed), and a room handed over twice (its phones had reached
+# both processes) takes a second back-off: stuck is what this bound tells, the 10 s of a process added is
+# ``FOLLOW_SECONDS``.
+ROLLING_SECONDS = 20.0
 
 
 async def _follow(phone: Phone, give_up: float) -> float:
@@ -245,13 +267,88 @@ def _state_from_holder(cluster: Cluster, room: GameRoom) -> None:
     room.host.get_json = get_json  # type: ignore[method-assign]
 
 
-def _check_followed(name: str, pages: list[Phone], took: float) -> None:
-    """Every page came back by itself, built again in place (no reload), within ``FOLLOW_SECONDS``."""
+class Browsers:
+    """Every page of a scenario reconnects by itself whenever its socket's transport closes, as a browser's
+    socket.io does (``Phone.recover``), for as long as the scenario runs, not only while a restart is watched: a
+    room handed over once more (its phones had reached two processes) closes its pages' transports again, at any
+    moment. socket.io's disconnect packet, after which a browser never reconnects, ends the page's watch (stuck).
+    Each comeback is kept (when the socket closed, when the page was back, its steps) for the checks and for the
+    story a failure tells."""
+
+    def __init__(self, pages: list[Phone]) -> None:
+        self.pages = pages
+        self.comebacks: dict[int, list[tuple[float, float, list[tuple[str, float]]]]] = {id(p): [] for p in pages}
+        self.away: set[int] = set()  # pages reconnecting now
+        self.stuck: dict[int, str] = {}
+        self.tasks = [asyncio.create_task(self._watch(phone)) for phone in pages]
+
+    async def _watch(self, phone: Phone) -> None:
+        while True:
+            await phone.closed.wait()
+            dropped = time.time()
+            self.away.add(id(phone))
+            try:
+                back = await phone.recover(dropped + RECOVER_SECONDS)
+            except TimeoutError as error:
+                self.stuck[id(phone)] = f"{error} ({phone.drop_reason})"
+                return
+            finally:
+                self.away.discard(id(phone))
+            self.comebacks[id(phone)].append((dropped, back, list(phone.trace)))
+
+    def since(self, phone: Phone, moment: float) -> list[tuple[float, float, list[tuple[str, float]]]]:
+        return [comeback for comeback in self.comebacks[id(phone)] if comeback[0] >= moment]
+
+    async def back(self, pages: list[Phone], moment: float, give_up: float) -> float:
+        """Wait until each of ``pages`` has closed and come back since ``moment``, and no page of the scenario is
+        away for ``AGAIN_SECONDS`` after the last comeback (a second hand-over closes them again within that);
+        returns when the last of ``pages`` was back."""
+        while time.time() < give_up:
+            returned = [self.since(phone, moment) for phone in pages]
+            if all(returned) and not self.away and not self.stuck:
+                last = max(comebacks[-1][1] for comebacks in returned)
+                if time.time() - last >= AGAIN_SECONDS:
+                    return last
+            if self.stuck:
+                break
+            await asyncio.sleep(0.1)
+        return max((c[-1][1] for phone in pages if (c := self.since(phone, moment))), default=give_up)
+
+    def story(self, pages: list[Phone], moment: float) -> str:
+        """What each page did since ``moment`` (seconds after it), for a failure's message."""
+        lines = []
+        for phone in pages:
+            lines.append(f"{phone.label}: connected={phone.connected} drop={phone.drop_reason!r}"
+                         f" stuck={self.stuck.get(id(phone), '')!r}")
+            for dropped, back, steps in self.since(phone, moment):
+                told = ", ".join(f"{step} {at - moment:.2f}" for step, at in steps)
+                lines.append(f"    dropped {dropped - moment:.2f}, back {back - moment:.2f}: {told}")
+        return "\n".join(lines)
+
+    async def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+
+
+def _check_followed(name: str, browsers: Browsers, pages: list[Phone], stopped: float, took: float,
+                    cluster: Cluster) -> None:
+    """Every page of the stopped process's rooms came back by itself, built again in place (no reload), within
+    ``ROLLING_SECONDS``; every page of the scenario is connected."""
+    story = browsers.story(browsers.pages, stopped) + "\n" + cluster.warnings(stopped)
+    assert not browsers.stuck, f"{name}: a page is stuck\n{story}"
     for phone in pages:
-        steps = [step for step, _ in phone.trace]
-        assert "rebuilt" in steps and "loaded" not in steps, (name, phone.label, steps)
-        assert phone.connected, (name, phone.label, phone.server_disconnect, phone.trace[-8:])  # what dropped it
-    assert took < FOLLOW_SECONDS, f"{name}: {took:.1f} s"
+        comebacks = browsers.since(phone, stopped)
+        assert comebacks, f"{name}: {phone.label}'s socket never closed (its room did not move)\n{story}"
+    for phone in browsers.pages:
+        for _, _, steps in browsers.comebacks[id(phone)]:
+            kinds = [step for step, _ in steps]
+            assert "loaded" not in kinds, f"{name}: {phone.label} was reloaded\n{story}"
+            assert "rebuilt" in kinds or "connected" in kinds, f"{name}: {phone.label}\n{story}"
+        assert phone.connected, f"{name}: {phone.label} is not connected\n{story}"
+    assert any("rebuilt" in [step for step, _ in steps] for phone in pages
+               for _, _, steps in browsers.since(phone, stopped)) or not pages, f"{name}: no page rebuilt\n{story}"
+    assert took < ROLLING_SECONDS, f"{name}: {took:.1f} s\n{story}"
 
 
 async def _play_until_ended(room: GameRoom, give_up: float) -> None:
@@ -271,6 +368,7 @@ def test_a_rolling_restart_keeps_every_game_phone_and_tv(cluster: Cluster) -> No
     async def scenario() -> None:
         rooms = [GameRoom(base, 700 + index, PLAYERS, think=0.0, seed=700 + index) for index in range(4)]
         tvs: dict[str, Phone] = {}
+        browsers: Browsers | None = None
         try:
             await asyncio.gather(*(room.setup() for room in rooms))
             for room in rooms:
@@ -278,17 +376,18 @@ def test_a_rolling_restart_keeps_every_game_phone_and_tv(cluster: Cluster) -> No
                 tvs[room.code] = await _tv(base, room.code)
                 assert room.state is not None
                 await room.play_step(asyncio.Event())
+            browsers = Browsers([phone for room in rooms for phone in (*room.phones, tvs[room.code])])
             before = cluster.logs()
             for name in names:
                 owned = [room for room in rooms if cluster.lease(room.code)[0] == name]
                 pages = [phone for room in owned for phone in (*room.phones, tvs[room.code])]
                 stopped = time.time()
                 server = cluster.processes[name]
-                _, *back = await asyncio.gather(asyncio.to_thread(server.stop),  # SIGTERM, then its exit
-                                                *(_follow(phone, stopped + 30) for phone in pages))
-                took = max(back, default=stopped) - stopped
+                _, last = await asyncio.gather(asyncio.to_thread(server.stop),  # SIGTERM, then its exit
+                                               browsers.back(pages, stopped, stopped + RECOVER_SECONDS))
+                took = (last - stopped) if pages else 0.0
                 print(f"restart of {name}: {len(owned)} rooms, {len(pages)} pages elsewhere in {took:.1f} s")
-                _check_followed(name, pages, took)
+                _check_followed(name, browsers, pages, stopped, took, cluster)
                 for room in owned:
                     assert cluster.lease(room.code)[0] not in ("", name)
                 await asyncio.to_thread(server.start)  # the new version, under the same name
@@ -308,7 +407,10 @@ def test_a_rolling_restart_keeps_every_game_phone_and_tv(cluster: Cluster) -> No
                 assert logs[code][:len(kept)] == kept, f"{code}: an accepted action was lost"
             for room in rooms:
                 assert tvs[room.code].has_text(room.code) and tvs[room.code].connected
+            assert not browsers.stuck, browsers.story(browsers.pages, began)
         finally:
+            if browsers is not None:
+                await browsers.close()
             await asyncio.gather(*(room.close() for room in rooms), *(tv.close() for tv in tvs.values()),
                                  return_exceptions=True)
 
