@@ -200,9 +200,9 @@ class GameRoom(Room):
         await host.visit(self.path)
         self.path = host.path  # the address bar after the redirect (a cluster's /p/NAME/r/CODE is /r/CODE): the link
         for label in TIMERS:  # long timers: the bench's taps end every step, the clock stays out of the way
-            start = time.perf_counter()
             await host.type_into(_need(host.find("q-input", label=label), f"timer {label}"), 600)
-            await host.first_update_after(start, EFFECT_TIMEOUT)
+        if TIMERS:  # the host's own fields are not redrawn by his change: the room's options tell when it is in
+            await self._lobby_timers(600)
         for phone, name in zip(self.phones[1:], self.names[1:], strict=True):
             await phone.visit(self.path)
             await phone.tap(_need(phone.node_key("join-name"), "join form"), {"text": name})  # typed, then Enter
@@ -213,6 +213,17 @@ class GameRoom(Room):
             if await host.first_update_after(start, SETUP_TIMEOUT) is None:
                 raise TimeoutError(f"{host.label}: no bot added")
         await self.start()
+
+    async def _lobby_timers(self, seconds: int) -> None:
+        """Until the room's lobby holds ``seconds`` for every timer the host typed (``bench.hook``)."""
+        deadline = time.perf_counter() + SETUP_TIMEOUT
+        while True:
+            options = (await self.host.get_json(f"/_bench/game/{self.code}")).get("lobby_options", {})
+            if sum(value == seconds for name, value in options.items() if name.endswith("_seconds")) >= len(TIMERS):
+                return
+            if time.perf_counter() > deadline:
+                raise TimeoutError(f"{self.host.label}: the timers {options}")
+            await asyncio.sleep(0.1)
 
     async def start(self) -> None:
         host = self.host

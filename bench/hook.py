@@ -43,7 +43,8 @@ def _game(code: str) -> JSONResponse:
     room = registry.get(code)
     if room is None:
         return JSONResponse({"error": "no such room"}, status_code=404)
-    body: dict[str, Any] = {"code": room.code, "stage": room.stage.value, "game_id": room.game_id}
+    body: dict[str, Any] = {"code": room.code, "stage": room.stage.value, "game_id": room.game_id,
+                            "lobby_options": dict(room.engine_options())}  # what a game started now would get
     state = room.state
     if state is not None:
         body.update(rules=state.rules, seed=state.seed, options=dict(state.options),
