@@ -32,8 +32,7 @@ FAILOVER_SECONDS = 10.0
 
 @pytest.fixture(autouse=True)
 def clock_timers_kept(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The rooms keep the default timers: typing the bench's long ones costs the setup seconds, and no step
-    here lasts as long as a default timer."""
+    """The rooms keep the default timers: the bench's taps end every step long before a default timer would."""
     monkeypatch.setattr(drivers, "TIMERS", ())
 
 

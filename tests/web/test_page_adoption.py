@@ -70,7 +70,7 @@ async def restart(server: Server, room: GameRoom) -> None:
 
 
 async def test_a_restart_builds_each_phones_own_page_again_in_place(table: tuple[Server, GameRoom]) -> None:
-    """One table, one restart (a room's setup takes half a minute): what each phone's socket asks for after it."""
+    """One table, one restart: what each phone's socket asks for after it."""
     server, room = table
     kept, owner, other, probe = room.phones
     await restart(server, room)
