@@ -77,12 +77,16 @@ PROBLEMS = """() => {
 SLID = """(page) => { const pager = document.querySelector("[data-tv-pages]"), columns = pager.firstElementChild;
   const gap = parseFloat(getComputedStyle(columns).columnGap) || 0, box = pager.getBoundingClientRect();
   return Math.abs(columns.getBoundingClientRect().left - (box.left - page * (box.width + gap))) < 1; }"""
-SETTLED = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
+# The problems once tv.js has fitted the body to the last change (it does in the frame after it), read in the same
+# frame: an update of the screen landing between a wait and a separate look would be read before its fitting.
+SETTLED = f"""() => new Promise((done) => {{
+  const look = () => requestAnimationFrame(() => window.mafiaTv.pending() ? look() : done(({PROBLEMS})()));
+  requestAnimationFrame(look);
+}})"""
 
 
 def problems(tv: Phone) -> list[Any]:
-    tv.page.evaluate(SETTLED)  # tv.js fits the body in the next frame after a change
-    return list(tv.page.evaluate(PROBLEMS))
+    return list(tv.page.evaluate(SETTLED))
 
 
 def fits(tv: Phone, moment: str = "") -> None:

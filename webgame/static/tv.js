@@ -111,14 +111,23 @@
     if (pages(el) > 1 && Date.now() - turned >= PAGE_MS()) show(page + 1);
   }
 
-  // A redraw of the screen (a new phase, a vote, a seat) adds or removes elements: fit again. A countdown's
-  // new text does not (characterData only): no layout every second.
-  new MutationObserver(later).observe(document.body, { childList: true, subtree: true });
+  // A redraw of the screen (a new phase, a vote, a seat) adds or removes elements, and a part changed in place (the
+  // vote's count, results_screen._set_progress) changes a text that may wrap: fit again. The countdown's new text
+  // every second does not change what fits (its box holds its widest text): no layout every second for it.
+  function ticking(node) {
+    const el = node.nodeType === Node.ELEMENT_NODE ? node : node.parentElement;
+    return Boolean(el && el.closest(".mafia-countdown"));
+  }
+  new MutationObserver((changes) => {
+    if (changes.some((change) => change.type === "childList" || !ticking(change.target))) later();
+  }).observe(document.body, { childList: true, characterData: true, subtree: true });
   const sizes = new ResizeObserver(later);
   new MutationObserver(() => document.querySelectorAll("[data-tv-fit], [data-tv-pages]")
     .forEach((el) => sizes.observe(el))).observe(document.body, { childList: true, subtree: true });
   window.addEventListener("resize", later);
   if (document.fonts && document.fonts.ready) document.fonts.ready.then(later);
   setInterval(tick, 500);
-  window.mafiaTv = { layout: layout, show: show, pages: () => pages(pager()), page: () => page };
+  // pending: whether a layout is queued for the next frame (the tests read the screen only once it has run).
+  window.mafiaTv = { layout: layout, show: show, pages: () => pages(pager()), page: () => page,
+    pending: () => queued };
 })();
