@@ -17,6 +17,7 @@ Two ways to close a socket, for two purposes (``NICEGUI-NOTES``: "Found in a clu
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from nicegui import Client, background_tasks, core
@@ -72,6 +73,28 @@ def close_sockets(client: Client, *, reconnect: bool) -> int:
     sockets = _take_sockets(client)
     _close_all(sockets, reconnect)
     return len(sockets)
+
+
+LEFT_GRACE = 3.0  # seconds a page that sent its browser elsewhere waits for its socket to come back
+
+
+def delete_once_left(client: Client) -> None:
+    """A page that has just sent its browser to another address (the start page, its room made or found): deleted
+    ``LEFT_GRACE`` seconds after its socket closes unless the socket came back, not after NiceGUI's reconnect wait (30 s
+    of a page nobody will see again: 80 hosts making their rooms within a quarter of a minute held 80 start pages,
+    30 MB; docs/PERFORMANCE.md). A socket that dropped before the browser got the address and comes back within
+    that moment finds its page and the address; later, NiceGUI's script reloads the page and builds it anew."""
+
+    def left() -> None:
+        background_tasks.create(_delete_unless_back(client, LEFT_GRACE), name="a page its browser left")
+
+    client.on_disconnect(left)
+
+
+async def _delete_unless_back(client: Client, grace: float) -> None:
+    await asyncio.sleep(grace)
+    if not client.is_deleted and not sockets_of(client):
+        close_page(client, reconnect=False)
 
 
 def _close_all(sockets: list[str], reconnect: bool) -> None:

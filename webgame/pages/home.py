@@ -6,6 +6,7 @@ from nicegui import ui
 from starlette.requests import Request
 
 from webgame.browser import language_cookie
+from webgame.framework import page_sockets
 from webgame.guard import page_limits, ratelimit
 from webgame.language.i18n import LANGUAGES, Translator
 from webgame.pages import components, wording
@@ -48,9 +49,9 @@ def register() -> None:
                 identity.keep_token(room.code, token)
                 await identity.saved()  # a cluster: the room's page may be built by another process
                 if language != identity.language:  # the phone speaks the room's language, kept in its cookie
-                    ui.navigate.to(language_cookie.switch_path(language, f"/r/{room.code}"))
+                    go_to(language_cookie.switch_path(language, f"/r/{room.code}"))
                 else:
-                    ui.navigate.to(f"/r/{room.code}")
+                    go_to(f"/r/{room.code}")
             finally:
                 busy["now"] = False
 
@@ -77,7 +78,7 @@ def register() -> None:
             if room.status is store.RoomStatus.FINISHED and identity.token_for(room.code) is None:
                 ui.notify(_("The game in this room is over."), type="warning", position="top")
                 return
-            ui.navigate.to(f"/r/{room.code}")
+            go_to(f"/r/{room.code}")
 
         with ui.column().classes("mafia-page"):
             components.header(_, identity)
@@ -96,6 +97,12 @@ def register() -> None:
                 code.on("keydown.enter", join)
                 testid(ui.button(_("Join"), on_click=join).classes("w-full mafia-target"), "join-room")
             how_to_play(_)
+
+
+def go_to(path: str) -> None:
+    """The browser sent to its room; this page, left, is not kept for a return (``page_sockets.delete_once_left``)."""
+    ui.navigate.to(path)
+    page_sockets.delete_once_left(ui.context.client)
 
 
 def heading(text: str) -> ui.label:
