@@ -9,6 +9,8 @@ the proposals for NiceGUI itself: docs/FRAMEWORK.md):
 - ``outbox``: ``Outbox.loop`` without its wake-up every second (5-9 % of the CPU with a thousand phones), and
   ``expects_arguments`` remembered per function (4 % when lobbies become games).
 - ``sent_updates``: a page's next update serialized once: its size for the padding, and the bytes then sent.
+- ``deleted_elements``: a deleted element's props, classes and style freed with it (each is a cycle with its own
+  change handler: 190,000 objects, 25 MB kept after 960 phones' lobbies became games).
 - ``elements``: the outbox's loaded scripts and an element's dict, as the padding reads them (no reload of a
   script on one phone and not another: a size side channel).
 - ``asgi_layers``: NiceGUI's three ``BaseHTTPMiddleware`` layers as plain ASGI layers (about 5 % of the storm).
@@ -66,6 +68,7 @@ def install(app: Any, *, behind_proxy: Callable[[], bool] = lambda: False) -> No
 
     from webgame.framework import (
         asgi_layers,
+        deleted_elements,
         outbox,
         page_adoption,
         page_escape,
@@ -79,6 +82,7 @@ def install(app: Any, *, behind_proxy: Callable[[], bool] = lambda: False) -> No
     page_template.install()
     page_escape.install()
     outbox.install()
+    deleted_elements.install()
     storage_files.quiet_reads()
     asgi_layers.install()
     socket_transport.sansio_websockets()

@@ -96,6 +96,8 @@ class ModelElement(ui.element):
 
     def __init__(self, listener: EventListener | None, events: list[dict[str, Any]]) -> None:
         super().__init__()
+        for made in (self._props, self._classes, self._style):  # NiceGUI's, replaced: each holds its own method as
+            made._change_handlers.clear()  # its change handler, a cycle only a collection of everything would free
         self._classes, self._style = NO_CLASSES, NO_STYLE  # shared and frozen (see the module's docstring)
         self._props = _PlainProps(self._props)  # type: ignore[assignment]  # its model and its seat, set directly
         self._props["model"] = "[]"
