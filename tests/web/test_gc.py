@@ -142,3 +142,29 @@ def test_the_clock_freezes_instead_of_walking_while_collections_free_nothing(mon
     ticks.ticks = app.QUIET_SAMPLE - 1  # the next tick is a sampled one
     assert ticks.tick() and ticks.quiet == 0
     assert ticks.tick() and ticks.tick()  # every tick walks again
+
+
+async def test_the_server_frees_what_its_start_left_before_any_phone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database's setup and the restored rooms' replays die among frozen survivors: collected once the rooms are
+    restored (``start_collections``), then the background collections start."""
+    started: list[str] = []
+    monkeypatch.setattr(app.background_tasks, "create", lambda job, name: (started.append(name), job.close()))
+    had_callback = app._freeze_after_collection in gc.callbacks
+    if not had_callback:
+        gc.callbacks.append(app._freeze_after_collection)
+    try:
+        first, second = Node(), Node()
+        first.other, second.other = second, first
+        probe = weakref.ref(first)
+        gc.collect()  # survived: frozen by the callback
+        del first, second
+        gc.collect()
+        assert probe() is not None  # dead, frozen: no ordinary collection frees it
+        app.start_collections()
+        assert probe() is None
+        assert started == ["full garbage collections", "young garbage collections"]
+    finally:
+        if not had_callback:
+            gc.callbacks.remove(app._freeze_after_collection)
+        gc.unfreeze()
+
