@@ -19,12 +19,18 @@ from nicegui.element import Element
 _handle_delete = Element._handle_delete  # noqa: SLF001 - the method this module wraps
 
 
-def _delete_and_forget_handlers(element: Element) -> None:
-    _handle_delete(element)
+def forget_handlers(element: Element) -> None:
+    """The element's props, classes and style forget their change handler (a deleted element's, or the three a
+    model element replaces as it is made): each then goes by reference counting."""
     for observed in (element._props, element._classes, element._style):  # noqa: SLF001
         handlers: list[Any] | None = getattr(observed, "_change_handlers", None)
         if handlers:
             handlers.clear()
+
+
+def _delete_and_forget_handlers(element: Element) -> None:
+    _handle_delete(element)
+    forget_handlers(element)
 
 
 def install() -> None:

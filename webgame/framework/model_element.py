@@ -20,6 +20,8 @@ from nicegui.event_listener import EventListener
 from nicegui.slot import Slot
 from nicegui.style import Style
 
+from webgame.framework import deleted_elements
+
 
 def _refuse(*_args: Any, **_kwargs: Any) -> NoReturn:
     raise TypeError("a model element shares this with every other one (its classes, style, listeners, empty slot): "
@@ -96,8 +98,7 @@ class ModelElement(ui.element):
 
     def __init__(self, listener: EventListener | None, events: list[dict[str, Any]]) -> None:
         super().__init__()
-        for made in (self._props, self._classes, self._style):  # NiceGUI's, replaced: each holds its own method as
-            made._change_handlers.clear()  # its change handler, a cycle only a collection of everything would free
+        deleted_elements.forget_handlers(self)  # NiceGUI's three, replaced below: not left as cycles
         self._classes, self._style = NO_CLASSES, NO_STYLE  # shared and frozen (see the module's docstring)
         self._props = _PlainProps(self._props)  # type: ignore[assignment]  # its model and its seat, set directly
         self._props["model"] = "[]"

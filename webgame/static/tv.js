@@ -119,7 +119,7 @@
     return Boolean(el && el.closest(".mafia-countdown"));
   }
   new MutationObserver((changes) => {
-    if (changes.some((change) => change.type === "childList" || !ticking(change.target))) later();
+    if (changes.some((change) => !ticking(change.target))) later();
   }).observe(document.body, { childList: true, characterData: true, subtree: true });
   const sizes = new ResizeObserver(later);
   new MutationObserver(() => document.querySelectorAll("[data-tv-fit], [data-tv-pages]")
