@@ -53,6 +53,12 @@ SLOW_MS = float(os.environ.get("BENCH_SLOW_MS", "500"))
 # BENCH_TV=1: each game room's TV screen (/r/CODE/screen) open too, from the game's start, as at a real table; it is not
 # one of the screens an action's time waits for, and it is not reconnected after the storm (use it with --no-storm).
 WITH_TV = os.environ.get("BENCH_TV") == "1"
+# BENCH_RESULT_HOLD=N: the host types N into the lobby's "The day's result on screen" (the table's default, 5 s, when
+# unset). During the hold no seat can act, so a table with it plays fewer actions a second than the floor at the same
+# think time, and what the server spends in those seconds (the beats, the clock) counts against fewer actions
+# (docs/PERFORMANCE.md, "The day's result's hold in the bench").
+RESULT_HOLD = os.environ.get("BENCH_RESULT_HOLD")
+HOLD_LABEL = "The day's result on screen"
 SETUP_TIMEOUT = 120.0  # many rooms join at once: a lobby step may wait behind the others
 TIMERS = ("Night", "Discussion", "Vote", "Kamikaze's pick")  # uz, as the host's lobby labels them
 ROLE_BUTTON = "reveal"  # the node id of the game screen's reveal toggle (every seat's phone has it in a game)
@@ -201,6 +207,9 @@ class GameRoom(Room):
         self.path = host.path  # the address bar after the redirect (a cluster's /p/NAME/r/CODE is /r/CODE): the link
         for label in TIMERS:  # long timers: the bench's taps end every step, the clock stays out of the way
             await host.type_into(_need(host.find("q-input", label=label), f"timer {label}"), 600)
+        if RESULT_HOLD is not None:
+            # typed as text, as a browser's field sends it (NiceGUI's number reads a bare 0 as an empty field)
+            await host.type_into(_need(host.find("q-input", label=HOLD_LABEL), "the result's hold"), RESULT_HOLD)
         if TIMERS:  # the host's own fields are not redrawn by his change: the room's options tell when it is in
             await self._lobby_timers(600)
         for phone, name in zip(self.phones[1:], self.names[1:], strict=True):
@@ -215,11 +224,14 @@ class GameRoom(Room):
         await self.start()
 
     async def _lobby_timers(self, seconds: int) -> None:
-        """Until the room's lobby holds ``seconds`` for every timer the host typed (``bench.hook``)."""
+        """Until the room's lobby holds ``seconds`` for every timer the host typed, and the result's hold he typed
+        (``BENCH_RESULT_HOLD``), if any (``bench.hook``)."""
         deadline = time.perf_counter() + SETUP_TIMEOUT
         while True:
             options = (await self.host.get_json(f"/_bench/game/{self.code}")).get("lobby_options", {})
-            if sum(value == seconds for name, value in options.items() if name.endswith("_seconds")) >= len(TIMERS):
+            held = RESULT_HOLD is None or options.get("result_hold") == int(RESULT_HOLD)
+            if held and sum(value == seconds for name, value in options.items()
+                            if name.endswith("_seconds")) >= len(TIMERS):
                 return
             if time.perf_counter() > deadline:
                 raise TimeoutError(f"{self.host.label}: the timers {options}")

@@ -26,6 +26,9 @@ floor and the game N times, one after the other (interleaved, so that a machine'
 ``--compete`` runs a second process burning one core beside each run, setup to end: a shared machine.
 ``BENCH_TV=1`` opens each game room's TV screen too (``/r/CODE/screen``), as at a real table: it is not one of the
 screens an action's time waits for, and it is not reconnected after the storm (use it with ``--no-storm``).
+``BENCH_RESULT_HOLD=N`` makes each game room's host type N into the lobby's "The day's result on screen" (unset: the
+table's default, 5 s): no seat acts while the day's result is held, so at the same think time a table with the hold
+plays fewer actions a second than the floor (docs/PERFORMANCE.md, "The day's result's hold in the bench").
 The network stays on 127.0.0.1; every loop is bounded in count and time.
 """
 
