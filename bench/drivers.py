@@ -57,7 +57,7 @@ WITH_TV = os.environ.get("BENCH_TV") == "1"
 # unset). During the hold no seat can act, so a table with it plays fewer actions a second than the floor at the same
 # think time, and what the server spends in those seconds (the beats, the clock) counts against fewer actions
 # (docs/PERFORMANCE.md, "The day's result's hold in the bench").
-RESULT_HOLD = os.environ.get("BENCH_RESULT_HOLD")
+RESULT_HOLD = int(os.environ["BENCH_RESULT_HOLD"]) if os.environ.get("BENCH_RESULT_HOLD") else None
 HOLD_LABEL = "The day's result on screen"
 SETUP_TIMEOUT = 120.0  # many rooms join at once: a lobby step may wait behind the others
 TIMERS = ("Night", "Discussion", "Vote", "Kamikaze's pick")  # uz, as the host's lobby labels them
@@ -209,7 +209,7 @@ class GameRoom(Room):
             await host.type_into(_need(host.find("q-input", label=label), f"timer {label}"), 600)
         if RESULT_HOLD is not None:
             # typed as text, as a browser's field sends it (NiceGUI's number reads a bare 0 as an empty field)
-            await host.type_into(_need(host.find("q-input", label=HOLD_LABEL), "the result's hold"), RESULT_HOLD)
+            await host.type_into(_need(host.find("q-input", label=HOLD_LABEL), "the result's hold"), str(RESULT_HOLD))
         if TIMERS:  # the host's own fields are not redrawn by his change: the room's options tell when it is in
             await self._lobby_timers(600)
         for phone, name in zip(self.phones[1:], self.names[1:], strict=True):
@@ -229,7 +229,7 @@ class GameRoom(Room):
         deadline = time.perf_counter() + SETUP_TIMEOUT
         while True:
             options = (await self.host.get_json(f"/_bench/game/{self.code}")).get("lobby_options", {})
-            held = RESULT_HOLD is None or options.get("result_hold") == int(RESULT_HOLD)
+            held = RESULT_HOLD is None or options.get("result_hold") == RESULT_HOLD
             if held and sum(value == seconds for name, value in options.items()
                             if name.endswith("_seconds")) >= len(TIMERS):
                 return
