@@ -295,11 +295,11 @@ class Browsers:
     async def back(self, pages: list[Phone], moment: float, give_up: float) -> float:
         """Wait until each of ``pages`` has closed and come back since ``moment``, and no page of the scenario is
         away for ``AGAIN_SECONDS`` after the last comeback (a second hand-over closes them again within that);
-        returns when the last of ``pages`` was back."""
+        returns when the last of ``pages`` was back (``moment`` when there are none: a process that held no room)."""
         while time.time() < give_up:
             returned = [self.since(phone, moment) for phone in pages]
             if all(returned) and not self.away and not self.stuck:
-                last = max(comebacks[-1][1] for comebacks in returned)
+                last = max((comebacks[-1][1] for comebacks in returned), default=moment)
                 if time.time() - last >= AGAIN_SECONDS:
                     return last
             if self.stuck:
