@@ -7,7 +7,7 @@
   once) and a phone whose Wi-Fi goes silent (a TCP relay that stops moving bytes, the socket stays open: the case
   socket.io notices only after ~36 s) both show it in under 3 s, away from the bottom bar; a pick made meanwhile
   shows at once (it is the browser's), its Confirm is marked as waiting, the countdown too, and the Confirm is sent
-  with its pick once the phone is back.
+  with its pick once the phone is back: on a socket that connected again, as soon as what it missed was replayed.
 - A chat line empties its box as it goes (issue 26.5: the server sends the writer nothing more than every phone
   gets for a line); a line refused by flood control comes back to the box and is sent again; a line sent offline
   empties the box, waits (its send button marked), and reaches the chat once when the phone is back.
@@ -159,8 +159,19 @@ def test_the_offline_badge_comes_within_3_s_and_a_tap_made_offline_is_sent_on_re
     assert delay < BADGE_LIMIT, delay
     check_the_offline_screen(closed, table)
     time.sleep(5)  # offline for a while, as a phone in a lift (no screen to wait on: the network is gone)
+    closed.page.evaluate("""() => {
+        window.socket.on("connect", () => { window.e2eConnected = performance.now(); });
+        window.addEventListener("mafia-net", (event) => {
+          if (event.detail.ready && window.e2eConnected && !window.e2eReady) window.e2eReady = performance.now();
+        });
+      }""")
     closed.offline(False)
     check_sent_when_back(closed, table)
+    # In step as soon as the messages it missed were replayed (the server's word behind them, webgame.browser.
+    # heartbeat.caught_up), not after a wait for beats, which a busy page does not get.
+    in_step = closed.page.evaluate("() => window.e2eReady - window.e2eConnected")
+    print(f"in step {in_step:.0f} ms after the socket connected again")
+    assert 0 <= in_step < 1000, in_step
 
 
 def test_typing_keeps_the_reveal_open_and_a_forced_cover_keeps_the_draft(server: Server,

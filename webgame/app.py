@@ -23,7 +23,7 @@ from webgame import framework, settings
 from webgame.browser import app_manifest, heartbeat, language_cookie, public_address, storage_expiry, transport
 from webgame.browser.identity import storage_secret
 from webgame.cluster import process as cluster
-from webgame.framework import storage_files
+from webgame.framework import outbox, storage_files
 from webgame.language import catalogs
 from webgame.pages import home, protocol, results_screen, room
 from webgame.room.clock import Clock
@@ -222,6 +222,7 @@ def setup() -> None:
     transport.uncompressed_socket()
     # every change to NiceGUI and the libraries under it, after the cluster's routing (webgame/framework/__init__.py)
     framework.install(app, behind_proxy=lambda: leases.ACTIVE)
+    outbox.after_handshake(heartbeat.caught_up)  # a page back from a loss knows when it is in step (static/phone.js)
 
 
 BROWSER_STORAGE = "browsers"  # NiceGUI's per-browser storage (the seat tokens), in MAFIA_DATA_DIR

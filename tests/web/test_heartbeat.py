@@ -1,6 +1,6 @@
-"""The heartbeat (``webgame.browser.heartbeat``): a phone that hears nothing else gets a beat every second, a phone
-that was just sent an update gets none on top of it, and no live connection is silent long enough for the
-phone's offline badge (``OFFLINE_MS``)."""
+"""The heartbeat (``webgame.browser.heartbeat``): a phone that hears nothing else gets a beat every 1.125-1.25 s, a
+phone that was sent an update within that time gets none on top of it, and no live connection is silent long enough
+for the phone's offline badge (``OFFLINE_MS``)."""
 
 from __future__ import annotations
 
@@ -74,23 +74,45 @@ async def test_an_update_stands_for_a_beat_and_a_quiet_phone_still_gets_one(cloc
     beat = object()
     assert await socket_transport.queue_everywhere(server, beat, heartbeat.QUIET_SECONDS) == 3  # nobody heard a thing
     assert server.beats() == {"e0": 1, "e1": 1, "e2": 1}
-    clock[0] += heartbeat.BEAT_SECONDS
+    clock[0] += heartbeat.QUIET_SECONDS
     await server.emit("update", {"1": {}}, namespace="/", room="client1")  # phone 1 is sent an update
     assert [sid for sid, _ in server.sent] == ["e1"]
     clock[0] += heartbeat.TICK_SECONDS
     assert await socket_transport.queue_everywhere(server, beat, heartbeat.QUIET_SECONDS) == 2
     assert server.beats() == {"e0": 1, "e1": 0, "e2": 1}  # the update was phone 1's sign of life
-    clock[0] += heartbeat.BEAT_SECONDS
+    clock[0] += heartbeat.LONGEST_SILENCE
     assert await socket_transport.queue_everywhere(server, beat, heartbeat.QUIET_SECONDS) == 3
     server.sockets["e2"].closed = True
     del server.sockets["e2"]
-    clock[0] += heartbeat.BEAT_SECONDS
+    clock[0] += heartbeat.LONGEST_SILENCE
     assert await socket_transport.queue_everywhere(server, beat, heartbeat.QUIET_SECONDS) == 2
     assert "e2" not in socket_transport.SENT  # a closed socket's time is forgotten
 
 
+async def test_a_beat_waits_for_the_silence_of_each_phone_and_a_new_phone_is_found(clock: list[float]) -> None:
+    """Phones sent updates at different moments get their beats in turn, each once it has heard nothing for
+    ``QUIET_SECONDS`` and not before; a phone that connected and was never sent anything is found by a look for
+    newcomers (not by the looks between, which read only the phones in the order they were last sent to)."""
+    server = FakeServer(3)
+    socket_transport.direct_emit(server)
+    start = clock[0]
+    for n in (2, 0, 1):  # phone 2 first, then 0, then 1, a quarter of a second apart
+        await server.emit("update", {}, namespace="/", room=f"client{n}")
+        clock[0] += 0.25
+    server.sockets["e3"] = FakeSocket()  # a fourth phone connects
+    server.rooms["/"][None]["s3"] = "e3"
+    beaten: list[str] = []
+    while clock[0] < start + 2.0:
+        clock[0] += heartbeat.TICK_SECONDS
+        await socket_transport.queue_everywhere(server, object(), heartbeat.QUIET_SECONDS, newcomers=False)
+        beaten += [f"{sid}@{clock[0] - start:.3f}" for sid, count in server.beats().items() if count]
+    assert beaten == ["e2@1.125", "e0@1.375", "e1@1.625"]  # each 1.125 s after its update, in turn
+    assert await socket_transport.queue_everywhere(server, object(), heartbeat.QUIET_SECONDS) == 1
+    assert server.beats() == {"e0": 0, "e1": 0, "e2": 0, "e3": 1}
+
+
 async def test_no_live_phone_is_silent_long_enough_for_the_offline_badge(clock: list[float]) -> None:
-    """A minute of ticks a little early or late, with updates to some phones at random moments: the longest
+    """A minute of looks a little early or late, with updates to some phones at random moments: the longest
     silence any phone hears stays under its offline badge's ``OFFLINE_MS`` with room to spare, and the beats a
     busy phone gets are fewer than a quiet one's."""
     server = FakeServer(4)
@@ -100,27 +122,31 @@ async def test_no_live_phone_is_silent_long_enough_for_the_offline_badge(clock: 
     beats = {sid: 0 for sid in server.sockets}
     end = clock[0] + 60
     next_tick = clock[0]
+    looks = 0
+    update_at = clock[0] + rng.uniform(0.05, 0.4)
     while clock[0] < end:
-        update_at = clock[0] + rng.uniform(0.05, 0.4)
         if update_at < next_tick:  # an update comes first: phones 0 and 1 play, 2 and 3 only watch a quiet room
             clock[0] = update_at
+            update_at += rng.uniform(0.05, 0.4)
             for n in (0, 1):
                 if rng.random() < 0.7:
                     await server.emit("update", {}, namespace="/", room=f"client{n}")
                     heard[f"e{n}"].append(clock[0])
             continue
         clock[0] = next_tick
-        await socket_transport.queue_everywhere(server, object(), heartbeat.QUIET_SECONDS)
+        looks += 1
+        await socket_transport.queue_everywhere(server, object(), heartbeat.QUIET_SECONDS,
+                                                newcomers=looks % heartbeat.NEWCOMERS_EVERY == 1)
         for sid, count in server.beats().items():
             beats[sid] += count
             heard[sid].extend([clock[0]] * count)
         next_tick += heartbeat.TICK_SECONDS + rng.uniform(-0.01, 0.02)  # asyncio's sleep: a little early or late
     for sid, times in heard.items():
         longest = max(b - a for a, b in zip(times, times[1:], strict=False))
-        assert longest <= heartbeat.QUIET_SECONDS + heartbeat.TICK_SECONDS + 0.03, (sid, longest)
+        assert longest <= heartbeat.LONGEST_SILENCE + 0.03, (sid, longest)
         assert longest * 1000 < heartbeat.OFFLINE_MS / 2 + 50
-    assert 55 <= beats["e2"] <= 61 and 55 <= beats["e3"] <= 61  # a quiet phone: a beat a second
-    assert beats["e0"] < beats["e2"] / 2 and beats["e1"] < beats["e2"] / 2  # a busy phone: its updates stand for them
+    assert 46 <= beats["e2"] <= 54 and 46 <= beats["e3"] <= 54  # a quiet phone: a beat every 1.125-1.25 s
+    assert beats["e0"] < beats["e2"] / 4 and beats["e1"] < beats["e2"] / 4  # a busy phone: its updates stand for them
 
 
 class FakeTransport:
@@ -178,7 +204,7 @@ async def test_a_beat_is_written_as_its_frame_where_the_websocket_allows_and_que
     assert server.beats() == {"e0": 0, "e1": 1, "e2": 1, "e3": 1}
     assert protocols["e1"].transport.written == [] and protocols["e2"].transport.written == []
     protocols["e0"].conn.state = protocols["e0"].conn.state.CLOSING  # a close under way: the queue, no write
-    clock[0] += heartbeat.BEAT_SECONDS
+    clock[0] += heartbeat.LONGEST_SILENCE
     assert await socket_transport.queue_everywhere(server, beat, heartbeat.QUIET_SECONDS) == 4
     assert server.beats()["e0"] == 1 and len(protocols["e0"].transport.written) == 1
 

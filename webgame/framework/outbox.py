@@ -137,11 +137,27 @@ async def _until_connected(box: Outbox, timeout: float) -> None:
         await asyncio.wait_for(event.wait(), timeout)
 
 
-async def _handle_handshake(self: Client, *args: Any, **kwargs: Any) -> None:
-    await _ORIGINAL_HANDSHAKE(self, *args, **kwargs)
+_AFTER_HANDSHAKE: list[Callable[[Client, str], None]] = []
+
+
+def after_handshake(hook: Callable[[Client, str], None]) -> None:
+    """Call ``hook(client, socket_id)`` after every handshake that left the socket connected, once NiceGUI has
+    rewound the page's outbox (its messages for the socket, the missed ones first, are queued); idempotent."""
+    if hook not in _AFTER_HANDSHAKE:
+        _AFTER_HANDSHAKE.append(hook)
+
+
+async def _handle_handshake(self: Client, socket_id: str, *args: Any, **kwargs: Any) -> None:
+    await _ORIGINAL_HANDSHAKE(self, socket_id, *args, **kwargs)
     event = self.outbox.__dict__.get(_CONNECTED)
     if event is not None:
         event.set()
+    if socket_id in self._socket_to_document_id:  # noqa: SLF001 (still connected: NiceGUI's own record)
+        for hook in _AFTER_HANDSHAKE:
+            try:
+                hook(self, socket_id)
+            except Exception as e:  # noqa: BLE001 (as NiceGUI's handlers: the handshake stands)
+                core.app.handle_exception(e)
 
 
 async def _outbox_loop(self: Outbox) -> None:

@@ -11,9 +11,10 @@ heartbeat's one packet queued on every socket, and uvicorn's websocket on ``webs
   callbacks, skips) goes the usual way.
 - ``queue_everywhere``: what ``AsyncSocket.send`` does for one packet, without its per-packet ping check and log,
   for every socket of the default namespace that was sent nothing for a while (``webgame.browser.heartbeat``: a
-  beat to every phone that heard nothing for most of a second). ``direct_emit`` notes when it last sent to each
-  socket (``SENT``): at 80 rooms of 12 the beats were half the messages sent, though a page's update is as good a
-  sign of life as a beat (``static/phone.js`` counts any packet). On a socket served by uvicorn's ``websockets``
+  beat to every phone that heard nothing for over a second). ``direct_emit`` notes when it last sent to each
+  socket (``SENT``, kept in the order of the sends, so a look reads only the sockets it beats): at 80 rooms of 12 the
+  beats were half the messages sent, though a page's update is as good a sign of life as a beat (``static/phone.js``
+  counts any packet). On a socket served by uvicorn's ``websockets``
   protocol (``websocket_protocols``) the beat is written as its frame at once, as uvicorn writes any message: no
   packet in engine.io's queue and no turn of its writer task per beat per phone (issue 32: a tenth of an action's
   CPU at 40 rooms went to the beats).
@@ -78,7 +79,7 @@ def direct_emit(manager: Any) -> None:
         args = list(data) if isinstance(data, tuple) else [] if data is None else [data]
         encoded = manager.server.packet_class(sio_packet.EVENT, namespace=namespace, data=[event, *args]).encode()
         for _sid, eio_sid in list(members.items()):
-            SENT[eio_sid] = clock()
+            note_sent(eio_sid, clock())
             if isinstance(encoded, str):
                 protocol = writable_now(manager.server.eio, eio_sid)
                 if protocol is not None and write_now(protocol, f"{eio_packet.MESSAGE}{encoded}".encode()):
@@ -101,25 +102,41 @@ def event_packet(sio: Any, event: str) -> Any:
 
 
 # When each engine.io socket was last sent a page's message (``direct_emit``) or a packet of ``queue_everywhere``
-# (``time.monotonic()``); a closed socket's entry goes at the next ``queue_everywhere``.
+# (``time.monotonic()``), in the order of those sends: the longest silent first (``note_sent`` moves a socket to the
+# end), so ``queue_everywhere`` reads only the front it sends to. A closed socket's entry goes when its turn comes.
 SENT: dict[str, float] = {}
 clock = time.monotonic  # what ``SENT`` is measured with (a test's own clock replaces it)
 
 
-async def queue_everywhere(sio: Any, packet: Any, quiet: float = 0.0) -> int:
-    """Send ``packet`` to every open socket of the default namespace that was sent nothing (``SENT``) for at least
-    ``quiet`` seconds: written at once where its websocket allows (``write_now``), else queued; to how many."""
-    members = sio.manager.rooms.get("/", {}).get(None) or {}
-    sockets = sio.eio.sockets
+def note_sent(eio_sid: str, now: float) -> None:
+    """The socket was sent something at ``now``: its entry goes to the end of ``SENT``."""
+    SENT.pop(eio_sid, None)
+    SENT[eio_sid] = now
+
+
+async def queue_everywhere(sio: Any, packet: Any, quiet: float = 0.0, *, newcomers: bool = True) -> int:
+    """Send ``packet`` to every open socket that was sent nothing (``SENT``) for at least ``quiet`` seconds: written
+    at once where its websocket allows (``write_now``), else queued; to how many. The sockets in ``SENT`` are read
+    from the front (the longest silent) up to the first that heard something within ``quiet``: the cost is the
+    packets sent, not the sockets open. ``newcomers``: also every socket of the default namespace that was never
+    sent anything (a walk of them all: the heartbeat does it every few looks)."""
     now = clock()
+    due: list[str] = []
+    for eio_sid, last in SENT.items():
+        if now - last < quiet:
+            break
+        due.append(eio_sid)
+    if newcomers:
+        members = sio.manager.rooms.get("/", {}).get(None) or {}
+        due.extend(eio_sid for eio_sid in list(members.values()) if eio_sid not in SENT)
+    sockets = sio.eio.sockets
     sent = 0
     text: bytes | None = None
-    for eio_sid in list(members.values()):
+    for eio_sid in due:
+        SENT.pop(eio_sid, None)
         socket = sockets.get(eio_sid)
         if socket is None or socket.closed:
-            continue
-        if now - SENT.get(eio_sid, -quiet) < quiet:
-            continue
+            continue  # closed: forgotten
         SENT[eio_sid] = now
         protocol = writable_now(sio.eio, eio_sid)
         if protocol is not None:
@@ -130,8 +147,6 @@ async def queue_everywhere(sio: Any, packet: Any, quiet: float = 0.0) -> int:
                 continue
         await socket.queue.put(packet)  # what AsyncSocket.send does, without its per-packet ping check and log
         sent += 1
-    for eio_sid in [sid for sid in SENT if sid not in sockets]:
-        del SENT[eio_sid]
     return sent
 
 

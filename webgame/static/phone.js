@@ -44,18 +44,25 @@
     try { window.localStorage.setItem(THEME_KEY, dark ? "dark" : "light"); } catch (e) { /* not kept */ }
   };
 
-  // The connection's state within 3 s (issue 27.4). The server sends every socket a "beat" each second
-  // (webgame/browser/heartbeat.py); any packet is a sign of life. Silence for OFFLINE_MS, the socket's own disconnect or the
+  // The connection's state within 3 s (issue 27.4). The server sends a "beat" to every socket that heard nothing
+  // for 1.125 s (webgame/browser/heartbeat.py); any packet is a sign of life. Silence for OFFLINE_MS, the socket's own disconnect or the
   // browser's "offline" event shows a badge at the top of the screen (never over the bottom bar, where NiceGUI's
   // own "Connection lost" popup sat: hidden while this runs). Taps made meanwhile wait (pages/screen.js) until the
-  // page is back in step: online, its handshake done and, after a loss, two beats heard (the messages it missed
-  // are replayed first). State changes are told with a "mafia-net" event: {online, ready}.
+  // page is back in step: online, its handshake done and, after a loss, the messages it missed in. On a socket
+  // that connected again they are replayed: the server's mafiaCaughtUp for this socket comes behind them (sent at
+  // every handshake). A socket that was kept (a silent Wi-Fi that came back: nothing lost, only held) gets what was
+  // held at once: two messages heard since (beats or updates: a busy page hears no beats). Failing both, a packet
+  // heard SETTLE_MS after the page was back. State changes are told with a "mafia-net" event: {online, ready}.
   const OFFLINE_MS = 2500;
   const net = { online: true, ready: false, recovering: false };
   let socket = null;
   let connected = false; // once: before its first connection a page is loading, not offline
   let heard = 0;
-  let beats = 0;
+  let backAt = 0; // when the page was heard again after a loss
+  let caughtUp = false; // this socket's replay is in (window.mafiaCaughtUp)
+  let signs = 0; // socket.io messages heard since the loss
+  let rejoined = false; // the socket connected again since the loss (its CONNECT and handshake's answer: no signs)
+  const SETTLE_MS = 2000;
   function netText(key) {
     const texts = window.mafiaNetTexts || {};
     return texts[key] || "";
@@ -79,9 +86,14 @@
     const online = socket.connected && navigator.onLine !== false && performance.now() - heard < OFFLINE_MS;
     if (!online) {
       net.recovering = true;
-      beats = 0;
-    } else if (net.recovering && beats >= 2 && window.did_handshake) {
-      net.recovering = false;
+      backAt = 0;
+      caughtUp = false;
+      signs = 0;
+      rejoined = false;
+    } else if (net.recovering) {
+      if (!backAt) backAt = performance.now();
+      const inStep = caughtUp || (!rejoined && signs >= 2) || heard - backAt >= SETTLE_MS;
+      if (window.did_handshake && inStep) net.recovering = false;
     }
     const ready = online && !net.recovering && !!window.did_handshake;
     if (online === net.online && ready === net.ready) return;
@@ -100,15 +112,22 @@
     if (!current || current === socket || !current.io) return;
     socket = current;
     heard = performance.now();
-    socket.io.on("packet", () => { heard = performance.now(); });
+    socket.io.on("packet", () => { heard = performance.now(); signs += 1; });
     socket.io.on("ping", () => { heard = performance.now(); });
-    socket.on("beat", () => { beats += 1; });
     connected = connected || socket.connected;
-    socket.on("connect", () => { heard = performance.now(); beats = 0; connected = true; });
+    socket.on("connect", () => {
+      heard = performance.now();
+      caughtUp = false;
+      rejoined = true;
+      connected = true;
+    });
     socket.on("disconnect", judge);
     document.documentElement.classList.add("mafia-net");  // our badge instead of NiceGUI's popup (mafia.css)
   }
   window.mafiaNet = net;
+  window.mafiaCaughtUp = function (socketId) {
+    if (socket && socket.id === socketId) { caughtUp = true; judge(); }
+  };
   setInterval(() => { watch(); judge(); }, 200);
   window.addEventListener("offline", judge);
   window.addEventListener("online", judge);
