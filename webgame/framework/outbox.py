@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import functools
 import inspect
+import time
 import types
 import weakref
 from collections.abc import Callable
@@ -37,7 +38,7 @@ from nicegui.dependencies import JsComponent
 from nicegui.helpers import functions
 from nicegui.outbox import Deleted, Outbox
 
-from webgame.framework import sent_updates
+from webgame.framework import sent_updates, socket_transport
 
 _ORIGINAL: Callable[[Callable[..., Any]], bool] = functions.expects_arguments
 _ORIGINAL_LOOP = Outbox.loop
@@ -45,6 +46,7 @@ _ORIGINAL_HANDSHAKE = Client.handle_handshake
 _ORIGINAL_ENQUEUE_UPDATE = Outbox.enqueue_update
 _ORIGINAL_ENQUEUE_DELETE = Outbox.enqueue_delete
 _ORIGINAL_INIT = Outbox.__init__
+_ORIGINAL_EMIT = Outbox._emit  # noqa: SLF001
 _BY_FUNCTION: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()
 _BY_CALLABLE: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()  # functions, partials
 
@@ -75,6 +77,9 @@ def install() -> None:
     if inspect.getsource(_ORIGINAL_LOOP).count("timeout=1.0") != 1:
         raise RuntimeError("NiceGUI's Outbox.loop changed: see webgame/framework/outbox.py _outbox_loop")
     outbox.Outbox.loop = _outbox_loop  # type: ignore[method-assign]
+    if inspect.getsource(_ORIGINAL_EMIT).count("await core.sio.emit(") != 1:
+        raise RuntimeError("NiceGUI's Outbox._emit changed: see webgame/framework/outbox.py _emit_now")
+    outbox.Outbox._set_enqueue_event = _wake  # type: ignore[method-assign]  # noqa: SLF001
     Client.handle_handshake = _handle_handshake  # type: ignore[method-assign]
 
 
@@ -164,7 +169,8 @@ async def _outbox_loop(self: Outbox) -> None:
     """NiceGUI's ``Outbox.loop`` (3.18) without its one-second wake-up: an idle page's loop waited for its next
     update with ``asyncio.wait_for(..., timeout=1.0)``, a task and a timer per page every second whatever it
     had to send (5-9 % of the server's CPU with a thousand phones connected). It waits for the event alone:
-    ``stop`` sets it, so a deleted page's loop still ends at once. Everything else is NiceGUI's loop."""
+    ``stop`` sets it, so a deleted page's loop still ends at once. Everything else is NiceGUI's loop. Most sends
+    do not wake it at all (``_flush_pages``): it sends what cannot be written at once."""
     self._enqueue_event = asyncio.Event()
     self._enqueue_event.set()
     while not self._should_stop:
@@ -177,38 +183,121 @@ async def _outbox_loop(self: Outbox) -> None:
                 await _until_connected(self, 0.1)
                 continue
             self._enqueue_event.clear()
-            coros = []
-            sent: list[Any] = []  # the elements of this update (their transient props are emptied after it)
-            kept: list[tuple[int, Any]] = []  # measured elements sent as their bytes (``sent_updates``)
-            if self.updates:
-                data, kept = sent_updates.update_data(self, sent_updates.take(self))
-                js_components = [component for element in self.updates.values()
-                                 if not isinstance(element, Deleted)
-                                 and isinstance((component := element.component), JsComponent)
-                                 and component.name not in self._loaded_components]
-                if js_components:
-                    coros.append(self._emit((client.id, "load_js_components", {
-                        "components": [{"key": c.key, "tag": c.tag} for c in js_components]})))
-                    self._loaded_components.update(c.name for c in js_components)
-                coros.append(self._emit((client.id, "update", data)))
-                if _TRANSIENT:
-                    sent = [element for element in self.updates.values() if not isinstance(element, Deleted)]
-                self.updates.clear()
-            if self.messages:
-                for message in self.messages:
-                    coros.append(self._emit(message))
-                self.messages.clear()
-            for coro in coros:
+            messages, data, kept, sent = _take(self, client)
+            for message in messages:
                 try:
-                    await coro
+                    await self._emit(message)
                 except Exception as e:  # noqa: BLE001 (as NiceGUI: the loop goes on)
                     core.app.handle_exception(e)
-            if kept:
-                sent_updates.sent(data, kept)
-            if sent:
-                _forget(sent)
+            _after_send(data, kept, sent)
         except asyncio.CancelledError:
             break
         except Exception as e:  # noqa: BLE001
             core.app.handle_exception(e)
             await asyncio.sleep(0.1)
+
+
+def _take(box: Outbox, client: Client) -> tuple[list[Any], dict[int, Any] | None, list[tuple[int, Any]], list[Any]]:
+    """What the page's loop sends next, taken off the outbox as NiceGUI's loop takes it: the messages in their
+    order (the scripts of new components, the update, the others), the update's data, its measured elements
+    (``sent_updates``) and the elements whose transient props are emptied once it is sent (``forget_after_send``)."""
+    messages: list[Any] = []
+    data: dict[int, Any] | None = None
+    kept: list[tuple[int, Any]] = []
+    sent: list[Any] = []
+    if box.updates:
+        data, kept = sent_updates.update_data(box, sent_updates.take(box))
+        js_components = [component for element in box.updates.values()
+                         if not isinstance(element, Deleted)
+                         and isinstance((component := element.component), JsComponent)
+                         and component.name not in box._loaded_components]  # noqa: SLF001
+        if js_components:
+            messages.append((client.id, "load_js_components", {
+                "components": [{"key": c.key, "tag": c.tag} for c in js_components]}))
+            box._loaded_components.update(c.name for c in js_components)  # noqa: SLF001
+        messages.append((client.id, "update", data))
+        if _TRANSIENT:
+            sent = [element for element in box.updates.values() if not isinstance(element, Deleted)]
+        box.updates.clear()
+    if box.messages:
+        messages.extend(box.messages)
+        box.messages.clear()
+    return messages, data, kept, sent
+
+
+def _after_send(data: dict[int, Any] | None, kept: list[tuple[int, Any]], sent: list[Any]) -> None:
+    if data is not None and kept:
+        sent_updates.sent(data, kept)
+    if sent:
+        _forget(sent)
+
+
+# Pages with something to send since the loop last ran its callbacks (``_wake``), in order: sent by one callback
+# (``_flush_pages``), each written at once where its socket allows, without a turn of the page's loop task.
+_DIRTY: dict[int, Outbox] = {}
+
+
+def _wake(self: Outbox) -> None:
+    """NiceGUI's ``_set_enqueue_event``: the page has something to send. Instead of waking the page's loop task
+    (a task step, an event's future and three coroutines per page per change: 4 % of a game's main thread at 80
+    rooms, issue 32), the page is noted and one callback of the event loop sends every noted page's messages
+    (``_flush_pages``), at the same moment the woken loops would have: after the running step, whatever it queued
+    and padded in it (``webgame.pages.evenness``) included. Outside a running event loop, the loop is woken."""
+    event = self._enqueue_event
+    if event is None or event.is_set():
+        return  # not started yet (it starts with the event set), or already woken
+    if not _DIRTY:
+        try:
+            asyncio.get_running_loop().call_soon(_flush_pages)
+        except RuntimeError:
+            event.set()
+            return
+    _DIRTY[id(self)] = self
+
+
+def _flush_pages() -> None:
+    boxes = list(_DIRTY.values())
+    _DIRTY.clear()
+    for box in boxes:
+        try:
+            event = box._enqueue_event  # noqa: SLF001
+            if event is not None and not _send_now(box):
+                event.set()  # the page's loop sends it, or ends when stopped
+        except Exception as e:  # noqa: BLE001 (as the page's loop: the others go on)
+            core.app.handle_exception(e)
+
+
+def _send_now(box: Outbox) -> bool:
+    """Send the page's messages as its loop would (``_take``, NiceGUI's ``_emit``), without a coroutine, when its
+    one socket can be written now (``socket_transport.page_socket``); False, nothing taken, when it cannot (not
+    connected, On Air, several sockets, a socket paused or upgrading, a stopped page): its loop sends them."""
+    if box._should_stop or core.air is not None:  # noqa: SLF001
+        return False
+    client = box._client()  # noqa: SLF001
+    if client is None or not client.has_socket_connection:
+        return False
+    if any(message[0] != client.id for message in box.messages):
+        return False  # a message to another target (NiceGUI's temporary socket of a page being built)
+    eio_sid = socket_transport.page_socket(core.sio, client.id)
+    if eio_sid is None:
+        return False
+    messages, data, kept, sent = _take(box, client)
+    for message in messages:
+        _emit_now(box, client, eio_sid, message)
+    _after_send(data, kept, sent)
+    return True
+
+
+def _emit_now(box: Outbox, client: Client, eio_sid: str, message: Any) -> None:
+    """NiceGUI's ``Outbox._emit`` (3.18) for a page's one socket, without a coroutine: the message's id, the send,
+    the history kept for a reconnect's replay and its pruning."""
+    _client_id, message_type, data = message
+    data["_id"] = box.next_message_id
+    socket_transport.send_now(core.sio, eio_sid, message_type, data)
+    box.message_history.append((box.next_message_id, time.time(), message))
+    max_age = core.sio.eio.ping_interval + core.sio.eio.ping_timeout + client.page.resolve_reconnect_timeout()
+    while box.message_history and box.message_history[0][1] < time.time() - max_age:
+        box.message_history.popleft()
+    while len(box.message_history) > core.app.config.message_history_length:
+        box.message_history.popleft()
+    box.next_message_id += 1

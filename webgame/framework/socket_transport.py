@@ -92,6 +92,37 @@ def direct_emit(manager: Any) -> None:
     manager.direct_emit = True
 
 
+def page_socket(sio: Any, room: str) -> str | None:
+    """The engine.io sid of the one socket of ``room`` (a NiceGUI page's socket.io room, its client's id) when a
+    message to it can be written on its websocket now (``writable_now``): what ``direct_emit`` would do at once."""
+    members = sio.manager.rooms.get("/", {}).get(room)
+    if members is None or len(members) != 1:
+        return None
+    for eio_sid in members.values():
+        return eio_sid if writable_now(sio.eio, eio_sid) is not None else None
+    return None
+
+
+def send_now(sio: Any, eio_sid: str, event: str, data: Any) -> None:
+    """Send the socket.io event ``event`` with ``data`` to the engine.io socket ``eio_sid`` without a coroutine, as
+    ``direct_emit`` sends a page's message: written at once where its websocket allows, else put in its engine.io
+    queue (its transport paused since the last write: the writer task sends it, after what is queued); nothing when
+    the socket is gone (as socket.io sends nothing to a room without members)."""
+    from engineio import packet as eio_packet
+    from socketio import packet as sio_packet
+
+    encoded = sio.packet_class(sio_packet.EVENT, namespace="/", data=[event, data]).encode()
+    note_sent(eio_sid, clock())
+    if isinstance(encoded, str):
+        protocol = writable_now(sio.eio, eio_sid)
+        if protocol is not None and write_now(protocol, f"{eio_packet.MESSAGE}{encoded}".encode()):
+            return
+    socket = sio.eio.sockets.get(eio_sid)
+    if socket is not None and not socket.closed:
+        for part in encoded if isinstance(encoded, list) else [encoded]:
+            socket.queue.put_nowait(eio_packet.Packet(eio_packet.MESSAGE, part))
+
+
 def event_packet(sio: Any, event: str) -> Any:
     """The engine.io packet of a socket.io event without data, encoded once for every socket."""
     from engineio import packet as eio_packet
