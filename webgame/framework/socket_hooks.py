@@ -30,6 +30,9 @@ def count_engine_packets(counts: Counts, drop: Drop) -> None:
     """Ask ``counts`` about every engine.io packet and websocket frame before engine.io reads it (see above)."""
     from engineio import async_socket, exceptions, packet as eio_packet
 
+    from webgame.framework import engine_reader
+
+    engine_reader.install()  # the handler wrapped below is the lean reader
     socket_class = async_socket.AsyncSocket
     if getattr(socket_class.receive, "guarded", False):
         return

@@ -1,0 +1,108 @@
+"""engine.io's websocket reader without a task and a timer per packet (``webgame.framework.engine_reader``): a phone's
+packets are read in order, a phone that keeps talking stays connected however long, and one silent for longer than
+engine.io allows (its ping interval and timeout) is let go, as engine.io's own reader does."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from engineio import async_socket
+
+from webgame.framework import engine_reader
+
+
+class Server:
+    max_http_buffer_size = 1000
+    ping_interval, ping_timeout = 0.2, 0.1  # silence allowed: 0.3 s
+
+    class logger:  # noqa: N801 (engine.io's attribute)
+        @staticmethod
+        def info(*args: Any) -> None:
+            pass
+
+        @staticmethod
+        def exception(*args: Any) -> None:
+            pass
+
+    class reason:  # noqa: N801
+        TRANSPORT_CLOSE = "transport close"
+
+
+class Phone:
+    """The websocket of a phone that sends ``packets`` at ``every`` seconds, then stays silent (or, with
+    ``close``, closes)."""
+
+    def __init__(self, packets: list[str], every: float, close: bool = False) -> None:
+        self.packets, self.every, self.close_at_end = list(packets), every, close
+
+    async def wait(self) -> Any:
+        if self.packets:
+            await asyncio.sleep(self.every)
+            return self.packets.pop(0)
+        if self.close_at_end:
+            return None
+        await asyncio.sleep(3600)
+        return None
+
+    async def send(self, data: Any) -> None:
+        pass
+
+    async def close(self) -> None:
+        pass
+
+
+class Socket:
+    def __init__(self) -> None:
+        self.server = Server()
+        self.connected, self.sid = False, "e1"
+        self.queue: asyncio.Queue[Any] = asyncio.Queue()
+        self.received: list[str] = []
+        self.closed_because: str | None = None
+
+    async def receive(self, pkt: Any) -> None:
+        self.received.append(pkt.data)
+
+    async def poll(self) -> Any:
+        item = await self.queue.get()
+        return None if item is None else [item]
+
+    async def close(self, wait: bool = True, abort: bool = False, reason: str | None = None) -> None:
+        self.closed_because = reason
+
+
+def test_the_reader_is_in_place_once() -> None:
+    engine_reader.install()
+    engine_reader.install()
+    assert getattr(async_socket.AsyncSocket, "_mafia_lean_reader", False)
+
+
+async def test_packets_are_read_in_order_and_a_talking_phone_stays_however_long() -> None:
+    socket = Socket()
+    phone = Phone([f'42["ack",{{"n":{n}}}]' for n in range(8)], every=0.1, close=True)  # 0.8 s in all
+    started = time.monotonic()
+    await engine_reader._websocket_handler(socket, phone)  # noqa: SLF001
+    assert time.monotonic() - started >= 0.75  # longer than the silence allowed, never silent that long
+    assert socket.received == [f'2["ack",{{"n":{n}}}]' for n in range(8)]
+    assert socket.closed_because == "transport close"  # the phone closed: the end engine.io makes of it
+
+
+async def test_a_phone_silent_longer_than_allowed_is_let_go() -> None:
+    socket = Socket()
+    started = time.monotonic()
+    await engine_reader._websocket_handler(socket, Phone(['42["ack",{}]'], every=0.05))  # noqa: SLF001 (in this task)
+    silent_for = time.monotonic() - started - 0.05
+    assert 0.3 <= silent_for < 0.8  # the silence allowed (0.3 s), not an hour
+    assert socket.received == ['2["ack",{}]'] and socket.closed_because == "transport close"
+    task = asyncio.current_task()
+    assert task is not None and task.cancelling() == 0  # the reader's own cancel taken back: the task goes on
+
+
+async def test_a_stopped_server_ends_the_reader() -> None:
+    socket = Socket()
+    task = asyncio.ensure_future(engine_reader._websocket_handler(socket, Phone([], every=0)))  # noqa: SLF001
+    await asyncio.sleep(0.05)
+    task.cancel()
+    await asyncio.wait_for(asyncio.shield(task), timeout=2)
+    assert socket.closed_because == "transport close"
