@@ -106,3 +106,46 @@ async def test_a_stopped_server_ends_the_reader() -> None:
     task.cancel()
     await asyncio.wait_for(asyncio.shield(task), timeout=2)
     assert socket.closed_because == "transport close"
+
+
+async def test_a_plain_handler_s_event_runs_in_the_reader_s_task_and_a_coroutine_s_gets_socket_io_s_way() -> None:
+    """A page's acknowledgement (NiceGUI's handler is a plain function) is handled before the reader reads on, in
+    its task; the handshake (a coroutine) and an event nobody handles go socket.io's way (its task), as before."""
+    ran: list[tuple[str, Any]] = []
+
+    def on_ack(sid: str, message: Any) -> None:
+        ran.append(("ack", asyncio.current_task()))
+
+    async def on_handshake(sid: str, message: Any) -> bool:
+        return True
+
+    class Manager:
+        @staticmethod
+        def sid_from_eio_sid(eio_sid: str, namespace: str) -> str:
+            return "s-" + eio_sid
+
+        @staticmethod
+        def is_connected(sid: str, namespace: str) -> bool:
+            return sid != "s-gone"
+
+    class Sio:
+        async_handlers = True
+        handlers = {"/": {"ack": on_ack, "handshake": on_handshake}}
+        manager = Manager()
+
+        async def _handle_event(self, eio_sid: str, namespace: str, packet_id: Any, data: Any) -> None:
+            ran.append(("socket.io's way", data[0]))
+
+        async def _handle_event_internal(self, server: Any, sid: str, eio_sid: str, data: Any, namespace: str,
+                                         packet_id: Any) -> None:
+            on_ack(sid, data[1])
+
+    sio = Sio()
+    engine_reader.inline_sync_events(sio)
+    engine_reader.inline_sync_events(sio)  # twice: once
+    await sio._handle_event("e1", "/", None, ["ack", {"client_id": "c"}])  # noqa: SLF001
+    assert ran == [("ack", asyncio.current_task())]  # here, in this task, done when the read returns
+    await sio._handle_event("e1", "/", None, ["handshake", {}])  # noqa: SLF001
+    await sio._handle_event("e1", "/", None, ["nobody", {}])  # noqa: SLF001
+    await sio._handle_event("gone", "/", None, ["ack", {}])  # noqa: SLF001 (not connected: nothing)
+    assert ran[1:] == [("socket.io's way", "handshake"), ("socket.io's way", "nobody")]

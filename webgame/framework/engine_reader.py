@@ -10,6 +10,11 @@ silence could be over (re-armed for what is left of it when a packet came meanwh
 same silence, for the same reasons, as before. Everything else (the upgrade from long polling, the writer task,
 the end) is engine.io's code unchanged; ``install`` refuses another engine.io whose handler no longer reads the way
 this replaces.
+
+``inline_sync_events``: python-socketio then makes a task of every event it hands to a handler
+(``async_handlers``), though NiceGUI's handlers of a page's events, acknowledgements and answers are plain
+functions that return at once: those run in the reader's task, in the order they came; a coroutine handler (the
+handshake) still gets its task.
 """
 
 from __future__ import annotations
@@ -34,6 +39,28 @@ def install() -> None:
         raise RuntimeError("engine.io's websocket handler changed: see webgame/framework/engine_reader.py")
     socket_class._websocket_handler = _websocket_handler  # noqa: SLF001
     setattr(socket_class, _MARK, True)
+
+
+def inline_sync_events(sio: Any) -> None:
+    """Run the events whose handler is a plain function in the reader's task, without socket.io's task for each
+    (idempotent; before the socket guard wraps ``_handle_event``: ``socket_hooks``, so the guard still sees every
+    event first). Anything else (a coroutine handler, a catch-all, a namespace class) goes socket.io's way."""
+    general = sio._handle_event  # noqa: SLF001
+    if getattr(general, _MARK, False):
+        return
+
+    async def handle_event(eio_sid: str, namespace: str | None, packet_id: Any, data: Any) -> Any:
+        namespace = namespace or "/"
+        handler = sio.handlers.get(namespace, {}).get(data[0]) if isinstance(data, list) and data else None
+        if handler is None or inspect.iscoroutinefunction(handler) or not sio.async_handlers:
+            return await general(eio_sid, namespace, packet_id, data)
+        sid = sio.manager.sid_from_eio_sid(eio_sid, namespace)
+        if not sio.manager.is_connected(sid, namespace):
+            return None
+        return await sio._handle_event_internal(sio, sid, eio_sid, data, namespace, packet_id)  # noqa: SLF001
+
+    setattr(handle_event, _MARK, True)
+    sio._handle_event = handle_event  # noqa: SLF001
 
 
 class _Silence:

@@ -80,9 +80,12 @@ def filter_events(sio: Any, refusal: Callable[[str | None, Any], str | None]) ->
     """Show every socket.io event (its namespace and its data: ``[name, *arguments]``) to ``refusal`` before
     socket.io dispatches it; an event it names a reason for is dropped (the reason goes to its ``drop``, by the
     guard itself)."""
-    handle_event = sio._handle_event  # noqa: SLF001 - called by socket.io's message handler
-    if getattr(handle_event, "guarded", False):
+    from webgame.framework import engine_reader
+
+    if getattr(sio._handle_event, "guarded", False):  # noqa: SLF001
         return
+    engine_reader.inline_sync_events(sio)  # the handler wrapped below runs plain handlers in the reader's task
+    handle_event = sio._handle_event  # noqa: SLF001 - called by socket.io's message handler
 
     async def checked(eio_sid: str, namespace: str | None, packet_id: Any, data: Any) -> Any:
         if refusal(namespace, data) is not None:
