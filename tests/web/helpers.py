@@ -8,7 +8,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from nicegui import background_tasks, ui
+from nicegui import Client, background_tasks, ui
 from nicegui.testing import User
 
 from webgame.pages.screen import Screen
@@ -231,3 +231,27 @@ async def start_game(create_user: Callable[[], User], players: int, rules: str =
     await wait_for(lambda: room.state is not None)
     await settle()
     return room, users
+
+
+async def labels_page(user: User, path: str, count: int) -> tuple[Client, list[ui.label]]:
+    """A page of ``count`` labels ("label 0", ...) opened by ``user`` at ``path``, its first messages sent: its client
+    and its labels."""
+    labels: list[ui.label] = []
+
+    @ui.page(path)
+    def page() -> None:
+        labels.extend(ui.label(f"label {n}") for n in range(count))
+
+    await user.open(path)
+    client = labels[0].client
+    await drained(client)
+    return client, labels
+
+
+async def drained(client: Client) -> None:
+    """Until the page's outbox has sent everything it held (at most 2 s), and a little more."""
+    for _ in range(200):
+        if not client.outbox.updates and not client.outbox.messages:
+            break
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.05)

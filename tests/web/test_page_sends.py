@@ -9,33 +9,17 @@ from typing import Any
 
 import nicegui.json as nicegui_json
 import pytest
-from nicegui import Client, core, ui
+from nicegui import core
 from nicegui.testing import User
 
+from tests.web.helpers import labels_page
 from tests.web.test_heartbeat import FakeProtocol, FakeServer, expected_frame
 from webgame.framework import socket_transport
 
 
-async def _page(user: User) -> tuple[Client, list[ui.label]]:
-    labels: list[ui.label] = []
-
-    @ui.page("/sends")
-    def page() -> None:
-        labels.extend(ui.label(f"label {n}") for n in range(2))
-
-    await user.open("/sends")
-    client = next(c for c in Client.instances.values() if labels and labels[0].client is c)
-    for _ in range(100):  # the first load's messages gone
-        if not client.outbox.updates and not client.outbox.messages:
-            break
-        await asyncio.sleep(0.01)
-    await asyncio.sleep(0.05)
-    return client, labels
-
-
 async def test_a_change_is_sent_by_one_callback_in_order_without_waking_the_page_s_loop(
         user: User, monkeypatch: pytest.MonkeyPatch) -> None:
-    client, labels = await _page(user)
+    client, labels = await labels_page(user, "/sends", 2)
     written: list[tuple[str, str, dict[str, Any]]] = []
 
     def send_now(sio: Any, eio_sid: str, event: str, data: Any) -> None:
@@ -63,7 +47,7 @@ async def test_a_change_is_sent_by_one_callback_in_order_without_waking_the_page
 
 async def test_a_page_whose_socket_cannot_be_written_now_is_sent_by_its_loop(
         user: User, monkeypatch: pytest.MonkeyPatch) -> None:
-    client, labels = await _page(user)
+    client, labels = await labels_page(user, "/sends", 2)
     emitted: list[tuple[str, Any]] = []
     original = core.sio.emit
 

@@ -3,7 +3,6 @@ what the socket carries is the page as it is when sent (an element changed after
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import gc
 import weakref
@@ -14,20 +13,14 @@ import pytest
 from nicegui import Client, core, ui
 from nicegui.testing import User
 
+from tests.web.helpers import drained, labels_page
 from webgame.framework import sent_updates
 
 
 async def _sent_updates(user: User, monkeypatch: pytest.MonkeyPatch, change: Any) -> tuple[int, dict[str, Any], Client]:
     """A page with three labels, all changed; the update measured, then ``change(labels)``; returns the measured
     size, the update as sent (its JSON, read back) and the page's client."""
-    labels: list[ui.label] = []
-
-    @ui.page("/sent")
-    def page() -> None:
-        labels.extend(ui.label(f"label {n}") for n in range(3))
-
-    await user.open("/sent")
-    client = next(c for c in Client.instances.values() if labels and labels[0].client is c)
+    client, labels = await labels_page(user, "/sent", 3)
     sent: list[tuple[str, str]] = []
     original = core.sio.emit
 
@@ -37,24 +30,16 @@ async def _sent_updates(user: User, monkeypatch: pytest.MonkeyPatch, change: Any
         return await original(event, data, room=room, **kwargs)
 
     monkeypatch.setattr(core.sio, "emit", emit)
-    await _drained(client)
+    await drained(client)
     sent.clear()
     for n, label in enumerate(labels):
         label.set_text(f"changed {n} " + "é" * n)  # not ASCII: bytes, not characters
     measured = sent_updates.measure(client.outbox)
     change(labels)
-    await _drained(client)
+    await drained(client)
     updates = [nicegui_json.loads(text) for event, text in sent if event == "update"]
     assert len(updates) == 1
     return measured, updates[0], client
-
-
-async def _drained(client: Client) -> None:
-    for _ in range(200):
-        if not client.outbox.updates and not client.outbox.messages:
-            break
-        await asyncio.sleep(0.01)
-    await asyncio.sleep(0.05)
 
 
 async def test_the_measured_update_is_the_one_sent(user: User, monkeypatch: pytest.MonkeyPatch) -> None:
