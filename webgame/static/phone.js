@@ -45,12 +45,12 @@
   };
 
   // The connection's state within 3 s (issue 27.4). The server sends a "beat" to every socket that heard nothing
-  // for 1.125 s (webgame/browser/heartbeat.py); any packet is a sign of life. Silence for OFFLINE_MS, the socket's own disconnect or the
-  // browser's "offline" event shows a badge at the top of the screen (never over the bottom bar, where NiceGUI's
-  // own "Connection lost" popup sat: hidden while this runs). Taps made meanwhile wait (pages/screen.js) until the
-  // page is back in step: online, its handshake done and, after a loss, the messages it missed in. On a socket
-  // that connected again they are replayed: the server's mafiaCaughtUp for this socket comes behind them (sent at
-  // every handshake). A socket that was kept (a silent Wi-Fi that came back: nothing lost, only held) gets what was
+  // for 1.125 s (webgame/browser/heartbeat.py); any packet is a sign of life. Silence for OFFLINE_MS, the socket's
+  // own disconnect or the browser's "offline" event shows a badge at the top of the screen (never over the bottom
+  // bar, where NiceGUI's own "Connection lost" popup sat: hidden while this runs). Taps made meanwhile wait
+  // (pages/screen.js) until the page is back in step: online, its handshake done and, after a loss, the messages
+  // it missed in. On a socket that connected again they are replayed: the server's mafiaCaughtUp for this socket
+  // comes behind them (sent at every handshake). A socket that was kept (a silent Wi-Fi that came back: nothing lost, only held) gets what was
   // held at once: two messages heard since (beats or updates: a busy page hears no beats). Failing both, a packet
   // heard SETTLE_MS after the page was back. State changes are told with a "mafia-net" event: {online, ready}.
   const OFFLINE_MS = 2500;
