@@ -149,3 +149,19 @@ async def test_a_plain_handler_s_event_runs_in_the_reader_s_task_and_a_coroutine
     await sio._handle_event("e1", "/", None, ["nobody", {}])  # noqa: SLF001
     await sio._handle_event("gone", "/", None, ["ack", {}])  # noqa: SLF001 (not connected: nothing)
     assert ran[1:] == [("socket.io's way", "handshake"), ("socket.io's way", "nobody")]
+
+
+async def test_a_packet_whose_handling_outlasts_the_silence_allowed_ends_the_connection_cleanly() -> None:
+    """The silence is counted from the last packet read: a packet still being handled when it is over ends the
+    connection as a silent one does (engine.io's end runs, the task goes on), not with an escaped cancellation."""
+    socket = Socket()
+
+    async def slow_receive(pkt: Any) -> None:
+        socket.received.append(pkt.data)
+        await asyncio.sleep(3600)
+
+    socket.receive = slow_receive  # type: ignore[method-assign]
+    await engine_reader._websocket_handler(socket, Phone(['42["event",{}]'], every=0.01))  # noqa: SLF001
+    assert socket.received == ['2["event",{}]'] and socket.closed_because == "transport close"
+    task = asyncio.current_task()
+    assert task is not None and task.cancelling() == 0

@@ -166,6 +166,10 @@ async def _websocket_handler(self: Any, ws: Any) -> None:
             pkt = packet.Packet(encoded_packet=p)
             try:
                 await self.receive(pkt)
+            except asyncio.CancelledError:  # a packet's handling outlasted the silence allowed, or stopped
+                if silence.over and silence.task is not None:
+                    silence.task.uncancel()
+                break
             except exceptions.UnknownPacketError:  # pragma: no cover
                 pass
             except exceptions.SocketIsClosedError:  # pragma: no cover
