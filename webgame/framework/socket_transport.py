@@ -79,11 +79,8 @@ def direct_emit(manager: Any) -> None:
         args = list(data) if isinstance(data, tuple) else [] if data is None else [data]
         encoded = manager.server.packet_class(sio_packet.EVENT, namespace=namespace, data=[event, *args]).encode()
         for _sid, eio_sid in list(members.items()):
-            note_sent(eio_sid, clock())
-            if isinstance(encoded, str):
-                protocol = writable_now(manager.server.eio, eio_sid)
-                if protocol is not None and write_now(protocol, f"{eio_packet.MESSAGE}{encoded}".encode()):
-                    continue  # engine.io's text packet, as ``Packet(MESSAGE, encoded).encode()`` writes it
+            if written_at_once(manager.server.eio, eio_sid, encoded):
+                continue
             for part in encoded if isinstance(encoded, list) else [encoded]:
                 await manager.server._send_eio_packet(eio_sid, eio_packet.Packet(eio_packet.MESSAGE, part))  # noqa: SLF001
         return None
@@ -92,15 +89,27 @@ def direct_emit(manager: Any) -> None:
     manager.direct_emit = True
 
 
+def written_at_once(eio: Any, eio_sid: str, encoded: Any) -> bool:
+    """Note a page's message to engine.io socket ``eio_sid`` as sent (``SENT``) and write it on its websocket at once
+    where it allows (``writable_now``, ``write_now``): engine.io's text packet of socket.io's ``encoded``, as
+    ``Packet(MESSAGE, encoded).encode()`` writes it. False when it was not written (the caller queues it)."""
+    from engineio import packet as eio_packet
+
+    note_sent(eio_sid, clock())
+    if not isinstance(encoded, str):
+        return False
+    protocol = writable_now(eio, eio_sid)
+    return protocol is not None and write_now(protocol, f"{eio_packet.MESSAGE}{encoded}".encode())
+
+
 def page_socket(sio: Any, room: str) -> str | None:
     """The engine.io sid of the one socket of ``room`` (a NiceGUI page's socket.io room, its client's id) when a
     message to it can be written on its websocket now (``writable_now``): what ``direct_emit`` would do at once."""
     members = sio.manager.rooms.get("/", {}).get(room)
     if members is None or len(members) != 1:
         return None
-    for eio_sid in members.values():
-        return eio_sid if writable_now(sio.eio, eio_sid) is not None else None
-    return None
+    eio_sid = next(iter(members.values()))
+    return eio_sid if writable_now(sio.eio, eio_sid) is not None else None
 
 
 def send_now(sio: Any, eio_sid: str, event: str, data: Any) -> None:
@@ -112,11 +121,8 @@ def send_now(sio: Any, eio_sid: str, event: str, data: Any) -> None:
     from socketio import packet as sio_packet
 
     encoded = sio.packet_class(sio_packet.EVENT, namespace="/", data=[event, data]).encode()
-    note_sent(eio_sid, clock())
-    if isinstance(encoded, str):
-        protocol = writable_now(sio.eio, eio_sid)
-        if protocol is not None and write_now(protocol, f"{eio_packet.MESSAGE}{encoded}".encode()):
-            return
+    if written_at_once(sio.eio, eio_sid, encoded):
+        return
     socket = sio.eio.sockets.get(eio_sid)
     if socket is not None and not socket.closed:
         for part in encoded if isinstance(encoded, list) else [encoded]:
