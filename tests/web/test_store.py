@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import sqlite3
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -16,8 +17,9 @@ from tortoise.context import TortoiseContext
 from tortoise.migrations.autodetector import MigrationAutodetector
 
 from tests.conftest import Environment
+from webgame.framework import sqlite_thread
 from webgame.store import queries as store, sqlite_log, tokens
-from webgame.store.db import apply_migrations, open_database, register_database, tortoise_config
+from webgame.store.db import SQLITE_PRAGMAS, apply_migrations, open_database, register_database, tortoise_config
 from webgame.store.models import ActionRecord, Room, RoomStatus, Seat
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "webgame" / "store" / "migrations"
@@ -148,6 +150,77 @@ async def test_the_sqlite_log_takes_one_trip_and_reads_back_through_the_orm(db: 
     record = await ActionRecord.get(game_id=game.id, index=0)
     assert record.payload == {"type": "vote", "seat": 1, "target": None, "text": "ш\"'"}
     assert record.created_at.tzinfo is not None and abs(record.created_at - timezone.now()).total_seconds() < 60
+
+
+async def test_the_log_is_written_on_the_loops_thread_and_leaves_the_clients_settings(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No trip to the database thread for an append or a clock (issue 32), and the ORM's own statements find the
+    busy timeout and the automatic checkpoint the app opened them with."""
+    trips: list[Any] = []
+    on_thread = sqlite_thread.run_on_thread
+
+    async def counted(connection: Any, function: Any, *args: Any) -> Any:
+        trips.append(function)
+        return await on_thread(connection, function, *args)
+
+    monkeypatch.setattr(sqlite_thread, "run_on_thread", counted)
+    game = await new_game(await store.create_room(rules="uz"))
+    others: list[str] = []
+    asyncio.get_running_loop().call_soon(others.append, "another room's tap")
+    await store.append_action(game.id, 0, {"type": "vote", "seat": 1})
+    assert others == ["another room's tap"]  # the write gives the loop a turn, as the trip did (docs/PERFORMANCE.md)
+    await store.set_deadline(game.id, deadline_at=1234.5)
+
+    assert trips == []
+    assert await store.load_actions(game.id) == [{"type": "vote", "seat": 1}]
+    assert (await store.get_game(game.id)).deadline_at == 1234.5
+    client = sqlite_log.client()
+    assert client is not None
+    assert (await client.execute_query("PRAGMA busy_timeout"))[1][0][0] == SQLITE_PRAGMAS["busy_timeout"]
+    assert (await client.execute_query("PRAGMA wal_autocheckpoint"))[1][0][0] == sqlite_thread.AUTOCHECKPOINT_PAGES
+
+
+async def test_a_write_lock_held_elsewhere_sends_the_write_to_the_thread_and_the_loop_goes_on(db: Path) -> None:
+    """Another process writing (here a second connection holding the write lock): the append waits on the database
+    thread, not on the event loop, and is written once the lock is free."""
+    game = await new_game(await store.create_room(rules="uz"))
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    append = asyncio.create_task(store.append_action(game.id, 0, {"type": "first"}))
+    gaps: list[float] = []
+    loop = asyncio.get_running_loop()
+    for _ in range(6):
+        before = loop.time()
+        await asyncio.sleep(0.05)
+        gaps.append(loop.time() - before)
+    assert not append.done()  # waiting for the lock ...
+    assert max(gaps) < 0.25  # ... without holding the loop
+    other.execute("COMMIT")
+    other.close()
+    await asyncio.wait_for(append, 5)
+
+    assert await store.load_actions(game.id) == [{"type": "first"}]
+    assert (await store.get_game(game.id)).step == 1
+
+
+async def test_the_loops_writes_are_checkpointed_on_the_database_thread(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sqlite_log, "CHECKPOINT_EVERY", 3)
+    threads: list[int] = []
+    checkpoint = sqlite_thread.checkpoint
+
+    def noted(raw: sqlite3.Connection) -> None:
+        threads.append(threading.get_ident())
+        checkpoint(raw)
+
+    monkeypatch.setattr(sqlite_thread, "checkpoint", noted)
+    game = await new_game(await store.create_room(rules="uz"))
+    for index in range(6):
+        await store.append_action(game.id, index, {"n": index})
+    await asyncio.gather(*list(sqlite_log._checkpoints))  # noqa: SLF001 (the one under way, if any)
+
+    assert len(threads) == 2 and threading.get_ident() not in threads  # after the 3rd and the 6th, not on the loop
+    assert await store.load_actions(game.id) == [{"n": index} for index in range(6)]
 
 
 async def test_actions_load_in_the_order_they_were_appended(db: Path, log_writer: str) -> None:

@@ -5,6 +5,6 @@ Holds where the database is and how it opens (``db``), the ORM's models and thei
 the action log's write on SQLite (``sqlite_log``), the lease that fences every write of a room (``leases``), the
 evening's games (``evening``), seat tokens and room codes (``tokens``, ``room_codes``).
 
-May import: ``webgame.errors``, ``webgame.settings``, ``webgame.framework`` (the action log's one trip to aiosqlite's
-thread) and the libraries (Tortoise). Nothing else of ``webgame``: no room, no page.
+May import: ``webgame.errors``, ``webgame.settings``, ``webgame.framework`` (the action log's write in one step on
+aiosqlite's connection) and the libraries (Tortoise). Nothing else of ``webgame``: no room, no page.
 """

@@ -26,6 +26,7 @@ from tortoise.contrib.fastapi import RegisterTortoise
 from tortoise.migrations.api import migrate
 
 from webgame import settings
+from webgame.framework import sqlite_thread
 
 log = logging.getLogger(__name__)
 
@@ -149,6 +150,7 @@ async def open_database(config: dict[str, Any] | None = None, *, generate_schema
     _ensure_sqlite_folder(config)
     if not generate_schemas:
         await apply_migrations(config)
+    sqlite_thread.share_connections()  # the action log's write on the loop's thread (webgame.store.sqlite_log)
     async with RegisterTortoise(config=config, generate_schemas=generate_schemas, _enable_global_fallback=True):
         yield
 

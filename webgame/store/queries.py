@@ -308,7 +308,7 @@ async def append_action(game_id: int, index: int, payload: Mapping[str, Any], *,
     the number of actions already stored (``LeaseLost`` unless the room's lease is still ``lease``, in a cluster:
     ``webgame.store.leases``); then nothing is written."""
     sqlite = sqlite_log.client() if lease is None else None
-    if sqlite is not None:  # one trip to the database thread instead of four (webgame.store.sqlite_log)
+    if sqlite is not None:  # one step on the loop's thread, or one trip to the database thread (sqlite_log)
         try:
             result = await sqlite_log.append(sqlite, game_id, index, payload)
         except sqlite3.IntegrityError as error:  # only if someone wrote the log without going through here
@@ -346,7 +346,7 @@ async def set_deadline(game_id: int, *, deadline_at: float | None, paused_remain
     """Save the running phase's clock: an epoch deadline, or (paused) the seconds that were left; ``night_left``:
     how much of it follows the day's result's hold (``webgame.room.result_hold``)."""
     sqlite = sqlite_log.client() if not leases.ACTIVE else None
-    if sqlite is not None:  # one trip to the database thread, no statement made anew (webgame.store.sqlite_log)
+    if sqlite is not None:  # one statement, on the loop's thread or in one trip (webgame.store.sqlite_log)
         found = await sqlite_log.set_clock(sqlite, game_id, deadline_at, paused_remaining, night_left)
         if found is not None:
             if not found:
