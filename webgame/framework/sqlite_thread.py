@@ -30,10 +30,11 @@ import aiosqlite
 
 ResultT = TypeVar("ResultT")
 
-# aiosqlite connections opened since ``share_connections``, usable from the loop's thread -> their busy timeout (ms)
-SHARED: weakref.WeakKeyDictionary[Any, int | None] = weakref.WeakKeyDictionary()
-NOT_READ = None  # a shared connection's busy timeout before its first ``run_here``
-AUTOCHECKPOINT_PAGES = 1000  # SQLite's default: what aiosqlite's thread keeps (the ORM's own writes)
+# aiosqlite connections opened since ``share_connections``, usable from the loop's thread -> the statements that put
+# back their own automatic checkpoint and busy timeout after ``run_here`` (read at its first run; None before)
+SHARED: weakref.WeakKeyDictionary[Any, tuple[str, ...] | None] = weakref.WeakKeyDictionary()
+_SETTINGS = ("wal_autocheckpoint", "busy_timeout")  # what ``run_here`` sets to 0 for the function's time
+_OFF = tuple(f"PRAGMA {name} = 0" for name in _SETTINGS)
 
 
 def share_connections() -> None:
@@ -46,7 +47,7 @@ def share_connections() -> None:
         kwargs.setdefault("check_same_thread", False)
         connection = original(database, **kwargs)
         if not kwargs["check_same_thread"]:
-            SHARED[connection] = NOT_READ
+            SHARED[connection] = None
         return connection
 
     connect.shares_connections = True  # type: ignore[attr-defined]
@@ -72,11 +73,12 @@ def run_here(connection: Any, function: Callable[..., ResultT], *args: Any) -> t
     raw = getattr(connection, "_connection", None)
     if connection not in SHARED or not isinstance(raw, sqlite3.Connection):
         return False, None
-    busy_ms = SHARED[connection]
-    if busy_ms is NOT_READ:
-        busy_ms = SHARED[connection] = int(raw.execute("PRAGMA busy_timeout").fetchone()[0])
-    raw.execute("PRAGMA busy_timeout = 0")
-    raw.execute("PRAGMA wal_autocheckpoint = 0")
+    restore = SHARED[connection]
+    if restore is None:
+        restore = SHARED[connection] = tuple(f"PRAGMA {name} = {int(raw.execute(f'PRAGMA {name}').fetchone()[0])}"
+                                             for name in _SETTINGS)
+    for statement in _OFF:
+        raw.execute(statement)
     try:
         return True, function(raw, *args)
     except sqlite3.OperationalError as error:
@@ -84,8 +86,8 @@ def run_here(connection: Any, function: Callable[..., ResultT], *args: Any) -> t
             return False, None
         raise
     finally:
-        raw.execute(f"PRAGMA wal_autocheckpoint = {AUTOCHECKPOINT_PAGES}")
-        raw.execute(f"PRAGMA busy_timeout = {busy_ms}")
+        for statement in restore:
+            raw.execute(statement)
 
 
 def checkpoint(raw: sqlite3.Connection) -> None:
