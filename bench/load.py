@@ -10,7 +10,8 @@ framework's floor (``bench/floor_app.py``) so that every figure is also a ratio.
 
 1. setup: every phone loads its page (the game: the host creates the room on ``/``, the others join on
    ``/r/CODE``, the host starts);
-2. ``--duration`` seconds of play (one action at a time per room, ``--think`` seconds apart on average):
+2. ``--duration`` seconds of play (one action at a time per room, ``--think`` seconds apart on average, a room's
+   first one at a moment within the first ``--think`` seconds, not every room's at once):
    tap -> every affected screen p50/p95/p99, the server's CPU (share of one core) and RSS, the load
    generator's CPU, the whole machine's CPU;
 3. memory per connected phone: (RSS with every phone connected - RSS of the fresh server) / phones;
