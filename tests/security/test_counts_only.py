@@ -17,8 +17,10 @@ from typing import Any
 import pytest
 from nicegui.testing import User
 
+from engine.state import Phase
 from webgame.pages import game_view
 from webgame.pages.game_view import GameView
+from webgame.pages.record_part import RecordPart
 from webgame.pages.room import RoomPage
 from webgame.pages.screen import Draft
 
@@ -85,3 +87,38 @@ def test_only_the_counts_are_taken_for_a_shortcut() -> None:
     """The counts are the keys the panel is not drawn from and the ``status`` part is (``NOT_PANEL_KEYS``)."""
     assert frozenset(game_view.STATUS_KEYS) == game_view.ONLY_COUNTS
     assert game_view.ONLY_COUNTS <= game_view.NOT_PANEL_KEYS
+
+
+async def test_the_news_is_not_drawn_again_between_two_steps_of_a_day(
+        create_user: Callable[[], User], monkeypatch: pytest.MonkeyPatch) -> None:
+    """From the discussion to the vote, no event between, no page makes or draws its news part again (its key reads
+    night, day or end, not the step: issue 32); every page's parts are still what it would draw anew, and at a night
+    or a dawn the news is drawn again on every phone."""
+    draws: list[int] = []
+    original = RecordPart.draw
+
+    def draw(self: RecordPart, d: Draft) -> None:
+        draws.append(self.view.viewer_seat)
+        original(self, d)
+
+    monkeypatch.setattr(RecordPart, "draw", draw)
+    table = await Table.seat(create_user, "uz", 8, 413, languages=("en", "ru"))
+    before = [table.state.phase, len(table.state.events), 0]
+    quiet_steps = new_halves = 0
+
+    def each() -> None:
+        nonlocal quiet_steps, new_halves
+        state, pages = table.state, table.game_pages()
+        phase, drawn_now = state.phase, len(draws) - before[2]
+        if before[0] is Phase.DISCUSSION and phase is Phase.VOTE and len(state.events) == before[1]:
+            assert drawn_now == 0, draws[before[2]:]
+            quiet_steps += 1
+        elif (before[0] is Phase.NIGHT) != (phase is Phase.NIGHT) and not table.room.holding():
+            assert drawn_now >= len(pages), (before[0], phase, drawn_now)  # a night or a dawn: every page anew
+            new_halves += 1
+        for page in pages:
+            check(table, page)
+        before[:] = [phase, len(state.events), len(draws)]
+
+    await table.play(each)
+    assert quiet_steps >= 1 and new_halves >= 2, (quiet_steps, new_halves)

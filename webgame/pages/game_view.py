@@ -265,7 +265,8 @@ class GameView:
             "status": (p["phase"], p.get("result_hold"), len(p.get("alive", [])), *(p.get(key) for key in STATUS_KEYS)),
             "cover": (night.cover_kind(p), p.get("alive")),
             "record": (RecordPart.news_key(p), p.get("alive"), p.get("roles"), p.get("fouls"), p.get("speaker"),
-                       presence, p.get("moderator_actions"), host),  # news, players, the host's controls
+                       presence, p.get("moderator_actions"), host,  # news, players, the host's controls
+                       p["step"] if p.get("moderator_actions") else None),  # a held moderator's pick is the step's
 
             "chat": ((p.get("chat") or {}).get("read"), (p.get("chat") or {}).get("write")),
         }

@@ -15,6 +15,7 @@ from webgame.pages.news import NewsLine, news_lines
 from webgame.room.projection import ShownView
 
 NewsKey = tuple[str, int, list[EventRecord]]  # what the news sentences are made from
+_PHASES_READ = ("night", "ended")  # the phases the part tells apart from the day's steps (``news_key``)
 
 if TYPE_CHECKING:
     from webgame.pages.page_protocols import GameScreen
@@ -31,7 +32,12 @@ class RecordPart:
 
     @staticmethod
     def news_key(p: ShownView) -> NewsKey:
-        return p["phase"], p["day"], p["events"]  # the news sentences are made again only when these change
+        """What the part reads of the game's time: the day, and whether it is night or the end (``news_lines``:
+        the last night and day apart from before, "nobody died" by day; the players list folded at night), not
+        which step of the day it is. From the discussion to the vote, no event between, the news is not made or
+        drawn again on every phone (issue 32: a sixth of the pages' work at that step's end)."""
+        phase = p["phase"]
+        return phase if phase in _PHASES_READ else "day", p["day"], p["events"]
 
     def news_text(self) -> tuple[list[NewsLine], list[NewsLine]]:
         proj = self.view.proj
