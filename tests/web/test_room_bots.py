@@ -118,6 +118,45 @@ async def test_bots_wait_like_people_but_not_for_nobody(db: Path, fake_time: Fak
     assert room.state.phase is not Phase.NIGHT and room.state.day == 1
 
 
+async def test_bots_play_the_next_game_after_one_without_them(db: Path, fake_time: FakeTime) -> None:
+    """The clock's look at a room's bots is remembered for a game (``Bots.has_bots``): a table whose first game had
+    none plays its next one with the bots the host seated in between, and they act."""
+    room, host = await room_with_bots("uz", 0)
+    humans = [host]
+    for name in ("Guest A", "Guest B", "Guest C"):
+        token = store.new_seat_token()
+        await room.join(token, name)
+        humans.append(store.hash_token(token))
+    clock, rng = Clock(rooms.registry), random.Random(5)
+
+    async def play_out_all() -> None:
+        for _ in range(20_000):
+            if room.stage is not Stage.PLAYING:
+                return
+            for human in humans:
+                projection = room.projection(human)
+                action = decide(projection.view, rng) if projection is not None else None
+                if action is not None and room.stage is Stage.PLAYING:
+                    await room.act(human, action)
+            fake_time.advance(0.5)
+            await clock.tick()
+        raise AssertionError("the game did not end")
+
+    await room.start(host)
+    await play_out_all()  # the clock looked at this game's bots at every tick: none
+    assert room.stage is Stage.FINISHED and not room.bots.bot_hashes()
+    await room.play_again(host)
+    for _ in range(3):
+        await room.add_bot(host)
+    await room.start(host)
+    assert room.state is not None and room.state.n == 7
+    bot_seats = {number for number, seat in enumerate(room.seating, 1) if seat.is_bot}
+    assert len(bot_seats) == 3 and len(room.bots.bot_hashes()) == 3
+    await play_out_all()
+    assert room.stage is Stage.FINISHED
+    assert any(getattr(action, "seat", None) in bot_seats for action in room.state.log)  # the bots played
+
+
 async def test_bots_go_on_after_a_restart(isolated_data: Path) -> None:
     time = FakeTime()
     config = tortoise_config()

@@ -66,9 +66,19 @@ class Bots:
         self.level = "simple"  # a seat without a level of its own
         self.due: dict[str, tuple[int, float]] = {}  # bot token hash -> (step, when it acts)
         self.seen: tuple[int | None, int, int, int] | None = None
+        self._seated: tuple[list[SeatInfo], bool] | None = None  # a game's seating, and whether it seats a bot
 
     def bot_hashes(self) -> list[str]:
-        return [seat.token_hash for seat in self.room.seating if seat.is_bot]
+        return [seat.token_hash for seat in self.room.seating if seat.is_bot] if self.has_bots() else []
+
+    def has_bots(self) -> bool:
+        """Whether the present game seats a bot, remembered per seating: the clock asks every room a few times a
+        second, and most games have none (a game's seats stay bots or people; a new game brings a new list)."""
+        seating = self.room.seating
+        held = self._seated
+        if held is None or held[0] is not seating:
+            held = self._seated = (seating, any(seat.is_bot for seat in seating))
+        return held[1]
 
     def level_of(self, token_hash: str) -> str:
         """The level the host picked for this bot (``engine.seat_bots.LEVELS``)."""
@@ -76,8 +86,12 @@ class Bots:
 
     async def tick(self, now: float) -> int:
         """Plan after a change, then act for every bot whose time has come; how many actions were taken."""
+        if not self.has_bots():  # (first: the clock's every look at a room without bots ends here)
+            self.due.clear()
+            self.seen = None
+            return 0
         remaining = self.room.remaining()
-        if remaining is None or self.room.paused or not self.bot_hashes() or self.room.holding():
+        if remaining is None or self.room.paused or self.room.holding():
             self.due.clear()  # (the day's result on the screens: the night's choices wait, planned after it)
             self.seen = None
             return 0
