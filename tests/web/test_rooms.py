@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -226,3 +228,54 @@ async def test_a_room_asked_for_while_the_restart_restores_it_is_one_room(
             assert found.state is not None and found.game_seat(hashes[2]) == 3
         finally:
             rooms.registry.clear()
+
+
+async def run_clock_until(clock: Clock, done: Callable[[], bool], seconds: float) -> float | None:
+    """Run the clock's own loop (real time) until ``done()``; when it was done, or None."""
+    runner = asyncio.create_task(clock.run())
+    try:
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            if done():
+                return time.time()
+            await asyncio.sleep(0.01)
+        return None
+    finally:
+        runner.cancel()
+
+
+async def test_the_clock_ends_a_step_at_its_deadline_not_at_its_next_tick(db: Path) -> None:
+    """A deadline that comes between two ticks of the clock ends its step at that moment (a timer the tick before
+    set), not at the next tick: the rooms whose moments fall within one tick are not told their steps one right after
+    the other (issue 32)."""
+    room, hashes = await make_room(4)
+    await room.start(hashes[0])
+    for seat, token_hash in enumerate(hashes, 1):
+        await room.act(token_hash, NightAct(seat, "pass"))
+    assert room.state is not None and room.state.phase is Phase.DISCUSSION
+    moment = room.game.deadline = time.time() + 0.3  # as if the discussion had 0.3 s left
+    ended = await run_clock_until(Clock(rooms.registry, interval=30.0), lambda: room.state.phase is Phase.VOTE, 3.0)
+    assert ended is not None and ended - moment < 0.2  # its next tick was 30 s away
+
+
+async def test_the_clock_ends_the_days_result_at_its_moment_not_at_its_next_tick(db: Path) -> None:
+    """The same for the day's result held on the screens: the night begins when the hold's time is up."""
+    room, hashes = await make_room(8)
+    await room.start(hashes[0])
+    for seat, token_hash in enumerate(hashes, 1):
+        await room.act(token_hash, NightAct(seat, "pass"))
+    for seat, token_hash in enumerate(hashes, 1):
+        await room.act(token_hash, Ready(seat))
+    assert room.state is not None and room.state.phase is Phase.VOTE
+    out = room.state.roles.index("civilian") + 1  # a townsman voted out: the game goes on into the night
+    for seat, token_hash in enumerate(hashes, 1):
+        await room.act(token_hash, Vote(seat, out if seat != out else out % 8 + 1))
+    assert room.state.phase is Phase.NIGHT and room.holding()
+    night = room.game.hold.night_left
+    assert night is not None
+    moment = time.time() + 0.3
+    room.game.deadline = moment + night  # as if the hold had 0.3 s left
+    ended = await run_clock_until(Clock(rooms.registry, interval=30.0), lambda: room.game.hold.night_left is None,
+                                  3.0)  # the hold released: the night's own countdown
+    assert ended is not None and ended - moment < 0.2
+    assert not room.holding() and room.remaining() == pytest.approx(night, abs=0.5)
