@@ -230,6 +230,11 @@ async def test_a_room_asked_for_while_the_restart_restores_it_is_one_room(
             rooms.registry.clear()
 
 
+# How late after its moment a room may be ended in these tests: far under the clock's next tick (30 s away), with room
+# for a busy CI machine (a write to the database, the test's own polling).
+LATE_AT_MOST = 2.0
+
+
 async def run_clock_until(clock: Clock, done: Callable[[], bool], seconds: float) -> float | None:
     """Run the clock's own loop (real time) until ``done()``; when it was done, or None."""
     runner = asyncio.create_task(clock.run())
@@ -254,8 +259,8 @@ async def test_the_clock_ends_a_step_at_its_deadline_not_at_its_next_tick(db: Pa
         await room.act(token_hash, NightAct(seat, "pass"))
     assert room.state is not None and room.state.phase is Phase.DISCUSSION
     moment = room.game.deadline = time.time() + 0.3  # as if the discussion had 0.3 s left
-    ended = await run_clock_until(Clock(rooms.registry, interval=30.0), lambda: room.state.phase is Phase.VOTE, 3.0)
-    assert ended is not None and ended - moment < 0.2  # its next tick was 30 s away
+    ended = await run_clock_until(Clock(rooms.registry, interval=30.0), lambda: room.state.phase is Phase.VOTE, 10.0)
+    assert ended is not None and ended - moment < LATE_AT_MOST  # its next tick was 30 s away
 
 
 async def test_the_clock_ends_the_days_result_at_its_moment_not_at_its_next_tick(db: Path) -> None:
@@ -276,6 +281,6 @@ async def test_the_clock_ends_the_days_result_at_its_moment_not_at_its_next_tick
     moment = time.time() + 0.3
     room.game.deadline = moment + night  # as if the hold had 0.3 s left
     ended = await run_clock_until(Clock(rooms.registry, interval=30.0), lambda: room.game.hold.night_left is None,
-                                  3.0)  # the hold released: the night's own countdown
-    assert ended is not None and ended - moment < 0.2
+                                  10.0)  # the hold released: the night's own countdown
+    assert ended is not None and ended - moment < LATE_AT_MOST
     assert not room.holding() and room.remaining() == pytest.approx(night, abs=0.5)
