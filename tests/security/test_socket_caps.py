@@ -125,10 +125,41 @@ def test_the_checks_count_each_kind_of_junk(monkeypatch: pytest.MonkeyPatch) -> 
             await handler("an-engine-io-socket", junk)
 
     asyncio.run(send_all())
+    assert_each_dropped(dropped)
+    STATS.add("forged or malformed socket messages dropped", len(SOCKETIO_JUNK))
+
+
+def test_the_quick_way_drops_each_kind_of_junk_as_the_long_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The frames the reader hands the quick way first (``socket_hooks.quick_events``): what it does not take goes
+    the long way; together, each is dropped once with the long way's reason."""
+    from nicegui import core
+
+    from webgame.framework import engine_reader
+
+    socket_guard.install(core.sio)
+    dropped: Counter[str] = Counter()
+    monkeypatch.setattr(socket_guard, "drop", lambda reason: dropped.update([reason]))
+    quick = getattr(core.sio.eio, engine_reader.QUICK)
+    handler = core.sio.eio.handlers["message"]
+    taken = []
+
+    async def send_all() -> None:
+        for junk in SOCKETIO_JUNK:
+            if quick("a-quick-engine-io-socket", "4" + junk):
+                taken.append(junk)
+            else:
+                await handler("a-quick-engine-io-socket", junk)
+
+    asyncio.run(send_all())
+    assert taken == ['2["event"]', '2["log"]', '2["javascript_response"]', '2["ack"]', '2["event",{},{}]',
+                     '2["disconnect"]'], taken  # NiceGUI's plain handlers; the rest is not theirs to read
+    assert_each_dropped(dropped)
+
+
+def assert_each_dropped(dropped: Counter[str]) -> None:
     assert dropped["event without data"] == 1 and dropped["handshake without data"] == 1, dropped
     assert dropped["log without data"] == 1 and dropped["event with extra data"] == 1, dropped
     assert dropped["unknown socket event"] == 4, dropped  # unknown, disconnect, connect, another namespace
     assert dropped["unexpected socket.io packet"] == 2, dropped  # an acknowledgement, an unknown packet type
     assert dropped["malformed socket.io packet"] == 1, dropped  # not JSON
     assert sum(dropped.values()) == len(SOCKETIO_JUNK), dropped
-    STATS.add("forged or malformed socket messages dropped", len(SOCKETIO_JUNK))

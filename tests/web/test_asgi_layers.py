@@ -103,6 +103,7 @@ def test_ui_run_serves_the_sockets_with_websockets_sansio_protocol(monkeypatch: 
     config = nicegui.ui_run.CustomServerConfig(core.app, ws="wsproto", **uvicorn_kwargs)
     assert config.ws == socket_transport.WEBSOCKET_PROTOCOL
     assert config.ws_per_message_deflate is False
+    assert config.ws_ping_interval is None  # engine.io's pings find a dead socket; uvicorn's added only frames
     config.load()
     from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from engineio import async_socket
 
-from webgame.framework import engine_reader
+from webgame.framework import engine_reader, socket_hooks
 
 
 class Server:
@@ -165,3 +165,81 @@ async def test_a_packet_whose_handling_outlasts_the_silence_allowed_ends_the_con
     assert socket.received == ['2["event",{}]'] and socket.closed_because == "transport close"
     task = asyncio.current_task()
     assert task is not None and task.cancelling() == 0
+
+
+async def test_a_frame_the_quick_way_takes_is_not_read_again_and_the_others_are() -> None:
+    """``quick_frames``: every text frame is offered first; one it takes is done with, the others go to engine.io."""
+    socket = Socket()
+    offered: list[tuple[str, str]] = []
+
+    def quick(eio_sid: str, frame: str) -> bool:
+        offered.append((eio_sid, frame))
+        return "ack" in frame
+
+    engine_reader.quick_frames(socket.server, quick)
+    frames = ['42["ack",{"n":1}]', '42["event",{}]', "3", '42["ack",{"n":2}]']
+    await engine_reader._websocket_handler(socket, Phone(frames, every=0.01, close=True))  # noqa: SLF001
+    assert offered == [("e1", frame) for frame in frames]
+    assert socket.received == ['2["event",{}]', ""]  # engine.io's pong decodes to no data
+
+
+class QuickSio:
+    """socket.io as ``quick_events`` asks it: its handlers and which sockets are connected to the namespace."""
+
+    def __init__(self, handlers: dict[str, Any]) -> None:
+        self.handlers = {"/": handlers}
+        self.eio = Server()
+        outer = self
+
+        class Manager:
+            @staticmethod
+            def sid_from_eio_sid(eio_sid: str, namespace: str) -> str | None:
+                return None if eio_sid in outer.unconnected else "s-" + eio_sid
+
+            @staticmethod
+            def is_connected(sid: str, namespace: str) -> bool:
+                return sid != "s-gone"
+
+        self.manager = Manager()
+        self.unconnected = {"new"}
+
+
+async def test_the_quick_way_counts_checks_and_hands_on_as_socket_io_would() -> None:
+    """A page's acknowledgement and tap (plain handlers) are counted, checked and handed on from the frame; a frame
+    it cannot read the same way is left to engine.io and socket.io, uncounted here (they count it); a refused one,
+    one over the caps or one from a socket not in the namespace is taken and goes nowhere."""
+    handled: list[tuple[str, Any]] = []
+    counted: list[str] = []
+    dropped: list[str] = []
+
+    def on_ack(sid: str, message: Any) -> None:
+        if message == "bad":
+            raise ValueError("not a message")
+        handled.append((sid, message))
+
+    async def on_handshake(sid: str, message: Any) -> bool:
+        return True
+
+    def counts(eio_sid: str) -> bool:
+        counted.append(eio_sid)
+        return eio_sid != "flooding"
+
+    def refusal(namespace: str | None, data: Any) -> str | None:
+        return "ack without data" if len(data) != 2 else None
+
+    sio = QuickSio({"ack": on_ack, "handshake": on_handshake})
+    socket_hooks.quick_events(sio, counts, refusal, dropped.append)
+    quick = getattr(sio.eio, engine_reader.QUICK)
+
+    assert quick("e1", '42["ack",{"next_message_id":3}]')
+    assert handled == [("s-e1", {"next_message_id": 3})] and counted == ["e1"]
+    for frame in ('42["handshake",{}]', '42["nobody",{}]', '42["ack",{', '42/other,["ack",{}]', '421["ack",{}]',
+                  "3", '42[1,{}]'):
+        assert not quick("e1", frame), frame  # socket.io's way: a coroutine, unknown, not JSON, a namespace, an id
+    assert counted == ["e1"]  # the long way counts those itself
+    assert quick("e1", '42["ack"]') and quick("flooding", '42["ack",{}]')  # refused; over the caps
+    assert quick("new", '42["ack",{}]') and quick("gone", '42["ack",{}]')  # not connected to the namespace
+    assert quick("e1", '42["ack","bad"]')
+    assert handled == [("s-e1", {"next_message_id": 3})]
+    assert counted == ["e1", "e1", "flooding", "new", "gone", "e1"]
+    assert dropped == ["malformed socket.io packet"]  # the handler's error, as the guard's message check drops it

@@ -72,6 +72,10 @@ class GZipStaticOnly:
 RUN_KWARGS: dict[str, Any] = {
     "gzip_middleware_factory": GZipStaticOnly,
     "ws_per_message_deflate": False,  # uvicorn: no permessage-deflate on the socket
+    # uvicorn's own websocket ping every 20 s: engine.io pings every socket (24 s) and its reader lets a silent one
+    # go (``webgame.framework.engine_reader``), so it found nothing new, for a frame out, a pong in and two timers
+    # a socket every 20 s: 0.7 of each an action at 80 rooms of 12, some 1 % of the CPU (issue 32).
+    "ws_ping_interval": None,
     # uvicorn would take X-Forwarded-For from 127.0.0.1 as the client's address; ``ratelimit.client_address``
     # reads it itself, and only with TRUST_PROXY=1 (docs/SECURITY.md).
     "proxy_headers": False,

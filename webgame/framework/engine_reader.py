@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+from collections.abc import Callable
 from typing import Any
 
 _MARK = "_mafia_lean_reader"
+QUICK = "_mafia_quick_frames"  # on engine.io's server: a function given each text frame first (``quick_frames``)
+Quick = Callable[[str, str], bool]  # (engine.io sid, the frame) -> whether it took the frame (nothing else reads it)
 _READ = ("wait_task = asyncio.ensure_future(websocket_wait())", "p = await asyncio.wait_for(")
 
 
@@ -61,6 +64,12 @@ def inline_sync_events(sio: Any) -> None:
 
     setattr(handle_event, _MARK, True)
     sio._handle_event = handle_event  # noqa: SLF001
+
+
+def quick_frames(eio: Any, quick: Quick) -> None:
+    """Give every text frame a socket's reader gets to ``quick`` before engine.io decodes it; a frame it takes (True)
+    is done with (``webgame.framework.socket_hooks.quick_events``: a page's acknowledgements and taps)."""
+    setattr(eio, QUICK, quick)
 
 
 class _Silence:
@@ -150,6 +159,7 @@ async def _websocket_handler(self: Any, ws: Any) -> None:
     self.server.logger.info("%s: Upgrade to websocket successful", self.sid)
 
     silence = _Silence(self.server.ping_interval + self.server.ping_timeout)
+    quick: Quick | None = getattr(self.server, QUICK, None)
     try:
         while True:
             try:
@@ -163,6 +173,8 @@ async def _websocket_handler(self: Any, ws: Any) -> None:
             if p is None:  # connection closed by client
                 break
             silence.heard = silence.loop.time()
+            if quick is not None and isinstance(p, str) and quick(self.sid, p):
+                continue
             pkt = packet.Packet(encoded_packet=p)
             try:
                 await self.receive(pkt)

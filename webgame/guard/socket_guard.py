@@ -40,6 +40,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from itsdangerous import BadSignature, TimestampSigner
+from nicegui import Client
 
 from webgame.framework import page_sockets, socket_hooks
 
@@ -71,6 +72,7 @@ def install(sio: Any) -> None:
     engine["message"] = _checked_message(engine["message"])
     engine["disconnect"] = _forgetting(engine["disconnect"])
     socket_hooks.filter_events(sio, lambda namespace, data: _event_refusal(sio, namespace, data))
+    socket_hooks.quick_events(sio, _counts, lambda namespace, data: _event_refusal(sio, namespace, data), _drop)
     global _close_socket  # noqa: PLW0603 - the one server of the process
     _close_socket = functools.partial(page_sockets.end_engine_socket, sio)
 
@@ -171,8 +173,6 @@ def drop(reason: str) -> None:
 
 def owned_client(sid: str, msg: Any) -> Any:
     """The page this message is for, if ``sid`` is one of that page's own sockets; else None."""
-    from nicegui import Client
-
     if not isinstance(msg, dict) or not isinstance(msg.get("client_id"), str):
         return None
     client = Client.instances.get(msg["client_id"])
@@ -254,7 +254,7 @@ def _guarded_connect(handler: Callable[..., Any]) -> Callable[..., Any]:
 def same_browser(environ: dict[str, Any], client_id: str) -> bool:
     """Whether a socket (its ``environ``) carries the session of the browser the page ``client_id`` was built for (True
     when there is nothing to compare: no such page, which NiceGUI refuses itself, or no storage secret)."""
-    from nicegui import Client, app
+    from nicegui import app
 
     client = Client.instances.get(client_id)
     secret = app.storage.secret
