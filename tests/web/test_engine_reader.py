@@ -10,7 +10,7 @@ from typing import Any
 
 from engineio import async_socket
 
-from webgame.framework import engine_reader, socket_hooks
+from webgame.framework import engine_reader, socket_hooks, socket_transport
 
 
 class Server:
@@ -243,3 +243,65 @@ async def test_the_quick_way_counts_checks_and_hands_on_as_socket_io_would() -> 
     assert handled == [("s-e1", {"next_message_id": 3})]
     assert counted == ["e1", "e1", "flooding", "new", "gone", "e1"]
     assert dropped == ["malformed socket.io packet"]  # the handler's error, as the guard's message check drops it
+
+
+class Served:
+    """uvicorn's websocket protocol as ``socket_transport.write_now`` asks it: open, and writable unless paused."""
+
+    def __init__(self) -> None:
+        self.written: list[bytes] = []
+        self.handshake_complete, self.close_sent, self.initial_response = True, False, None
+        self.paused = False
+        served = self
+
+        class Writable:
+            @staticmethod
+            def is_set() -> bool:
+                return not served.paused
+
+        class Conn:
+            pending: list[bytes] = []
+
+            def send_text(self, text: bytes) -> None:
+                self.pending.append(b"frame:" + text)
+
+            def data_to_send(self) -> list[bytes]:
+                data, self.pending[:] = list(self.pending), []
+                return data
+
+        class Transport:
+            @staticmethod
+            def is_closing() -> bool:
+                return False
+
+            @staticmethod
+            def write(data: bytes) -> None:
+                served.written.append(data)
+
+        self.writable, self.conn, self.transport = Writable(), Conn(), Transport()
+
+
+async def test_the_writer_writes_engine_io_s_packets_on_the_websocket_at_once_or_through_its_send() -> None:
+    """What engine.io queues for a socket (its pings) is written in order as uvicorn's send would write it; while the
+    phone's transport is paused, through the websocket's ``send`` (which waits for it), as before."""
+    from engineio import packet
+
+    socket, served = Socket(), Served()
+    sent: list[str] = []
+    phone = Phone([], every=0)
+    phone.send = lambda data: sent.append(data) or asyncio.sleep(0)  # type: ignore[method-assign, func-returns-value]
+    socket_transport.PROTOCOLS[socket.sid] = served
+    try:
+        task = asyncio.ensure_future(engine_reader._websocket_handler(socket, phone))  # noqa: SLF001
+        await socket.queue.put(packet.Packet(packet.PING))
+        await socket.queue.put(packet.Packet(packet.MESSAGE, "a"))
+        await asyncio.sleep(0.05)
+        served.paused = True
+        await socket.queue.put(packet.Packet(packet.PING))
+        await asyncio.sleep(0.05)
+        task.cancel()
+        await asyncio.wait_for(asyncio.shield(task), timeout=2)
+    finally:
+        socket_transport.PROTOCOLS.pop(socket.sid, None)
+    assert served.written == [b"frame:2", b"frame:4a"]
+    assert sent == ["2"]
