@@ -11,7 +11,8 @@ what this class does the same way:
   Socket.IO v5 on top (``40`` connect, ``42[name, data]`` event, ``44`` refused: e.g. "Implicit handshake
   failed" after a server restart, when the browser reloads the page).
 - Server to phone: ``update`` ({element id: element dict, or null when deleted}), ``notify``, ``open``
-  (navigation), ``run_javascript``; each carries ``_id``, the phone acks the next id every 3 s.
+  (navigation), ``run_javascript``; each carries ``_id``, the phone acks the next id every 3 s
+  (every 6 s on the game's pages).
 - Phone to server, on a tap: ``event`` {id, client_id, listener_id, args} with the element's listener for
   ``click`` (args []) or ``update:value`` / ``update:modelValue`` (args [json value]).
 - The parts of the game screen are not trees of elements but one element each (``webgame/pages/screen.py``,
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import random
 import re
 import time
@@ -56,6 +58,10 @@ _PREFIX = re.compile(r'prefix: "([^"]*)"')  # X-Forwarded-Prefix: a cluster's ro
 # not (the floor app) keeps socket.io's defaults: 1 s doubling to 5 s.
 _RECONNECT = re.compile(r"reconnectionDelay\((\d+)\)\.reconnectionDelayMax\((\d+)\)")
 SOCKET_IO_DELAYS = (1.0, 5.0)
+# NiceGUI's acknowledgement: a look every 3 s, an ``ack`` when new messages came; a page of the game sends one at most
+# every so many ms (``webgame.framework.page_template.ACK_SCRIPT``), the floor's at every look.
+_ACK_AT_MOST = re.compile(r"\}\)\(window\.ack, (\d+)\);")
+ACK_TICK_S = 3.0
 _UNESCAPE = (("&#36;", "$"), ("&#96;", "`"), ("&gt;", ">"), ("&lt;", "<"), ("&amp;", "&"))
 WS_PATH = "/_nicegui_ws/socket.io/"
 SCREEN_KEY = "#"  # ELEMENT#TID: a node of a screen part
@@ -129,6 +135,7 @@ class Phone:
         self.client_id = ""
         self.next_message_id = 0
         self.acked = -1
+        self.ack_at_most = 0.0  # seconds: the least time between two acks, as the page sets it (``_read_page``)
         self.tab_id = str(uuid.uuid4())
         # One per page load, kept by every socket of that load (socket.io's reconnects send the same query): NiceGUI
         # deletes a client 30 s after a socket of one document closed unless that document connected again, so a
@@ -194,6 +201,8 @@ class Phone:
         self.prefix = prefix.group(1) if prefix else ""
         delays = _RECONNECT.search(html)
         self.delays = (int(delays.group(1)) / 1000, int(delays.group(2)) / 1000) if delays else SOCKET_IO_DELAYS
+        ack_at_most = _ACK_AT_MOST.search(html)
+        self.ack_at_most = int(ack_at_most.group(1)) / 1000 if ack_at_most else 0.0
         self.screens.clear()
         self.acked = -1
         self.navigate_to = None
@@ -339,14 +348,18 @@ class Phone:
                 waiter.set_result(None)
 
     async def _ack_loop(self) -> None:
+        last = -math.inf
         while True:
-            await asyncio.sleep(3.0)
+            await asyncio.sleep(ACK_TICK_S)
+            if time.monotonic() - last < self.ack_at_most:
+                continue  # (the page's ``ACK_SCRIPT``: not yet)
             if self.ws is not None and self.connected and self.acked < self.next_message_id:
                 try:
                     await self._send("ack", {"client_id": self.client_id, "next_message_id": self.next_message_id})
                 except (aiohttp.ClientError, ConnectionError):
                     continue  # the socket is closing: the reader sees it, the phone reconnects and acks again
                 self.acked = self.next_message_id
+                last = time.monotonic()
 
     async def _send(self, name: str, data: dict[str, Any]) -> None:
         ws = self.ws

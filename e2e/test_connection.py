@@ -252,3 +252,27 @@ def test_a_chat_line_empties_its_box_comes_back_when_refused_and_waits_offline(s
     mafia.page.wait_for_timeout(2000)  # and only once
     expect(chat.get_by_text("written in the lift", exact=True)).to_have_count(1)
     expect(field).to_have_value("")
+
+
+def test_a_page_acknowledges_what_it_got_every_6_s_not_3(server: Server, phones: Callable[..., Phone]) -> None:
+    """NiceGUI's page looks every 3 s; ours sends an acknowledgement at most every 5 s (``page_template.ACK_SCRIPT``),
+    so every second look: half the packets a phone sends while nobody taps (issue 32). New messages come all along
+    (the page's count of them moved by the test), so each look has something to acknowledge."""
+    from webgame.framework import page_template
+
+    phone = phones("Aziz")
+    phone.goto(server.base + "/")
+    phone.page.wait_for_function("() => window.socket && window.socket.connected && window.did_handshake")
+    acks = phone.page.evaluate("""() => new Promise((done) => {
+        const times = [];
+        const emit = window.socket.emit.bind(window.socket);
+        window.socket.emit = (name, ...rest) => {
+          if (name === "ack") { times.push(performance.now()); if (times.length === 2) done(times); }
+          return emit(name, ...rest);
+        };
+        setInterval(() => { window.nextMessageId += 1; }, 200);
+      })""")
+    gaps = [(later - earlier) / 1000 for earlier, later in zip(acks, acks[1:], strict=False)]
+    print(f"acknowledgements {gaps} s apart")
+    every = 2 * page_template.ACK_TICK_MS / 1000
+    assert all(every - 0.5 <= gap <= every + 0.5 for gap in gaps), gaps  # NiceGUI alone: 3 s

@@ -36,3 +36,13 @@ def test_a_page_that_sets_nothing_keeps_socket_ios_defaults() -> None:
     assert phone.delays == SOCKET_IO_DELAYS == (1.0, 5.0)
     random.seed(7)
     assert max(phone.backoff(attempt) for attempt in range(10) for _ in range(50)) <= 5.0  # never socket.io's 7.5
+
+
+def test_the_phone_acknowledges_as_its_page_says() -> None:
+    """The game's page acknowledges at most every 5 s (every second look of NiceGUI's 3 s ones); the floor's page,
+    which says nothing, at every look."""
+    phone = Phone("http://127.0.0.1:1")
+    phone._read_page(_page(page_template.RECONNECT_SCRIPT + page_template.ACK_SCRIPT))  # noqa: SLF001
+    assert phone.ack_at_most == page_template.ACK_AT_MOST_MS / 1000 == 5.0
+    phone._read_page(_page(""))  # noqa: SLF001
+    assert phone.ack_at_most == 0.0
