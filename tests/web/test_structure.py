@@ -26,7 +26,7 @@ NO_DOCSTRING = ("webgame/store/migrations/", "webgame/store/models.py:")
 # What each package may grow to, in lines of source (its migrations apart): the sizes of issue 29's re-housing and
 # a fifth more. A package that needs more is a package that holds two concerns: split it, or raise its budget
 # here with the reason in the commit.
-BUDGETS = {"room": 2700, "store": 1750, "evening": 450, "cluster": 450, "guard": 900, "framework": 2700,
+BUDGETS = {"room": 2700, "store": 1750, "evening": 450, "cluster": 450, "guard": 900, "framework": 2850,
            "browser": 1200, "language": 240, "pages": 6400}
 TOP_MODULES = {"webgame", "webgame.__main__", "webgame.app", "webgame.errors",  # the entry, the shared refusal
                "webgame.settings"}  # and the environment, read once
