@@ -3,7 +3,7 @@
 python-engineio (4.15) reads a websocket's packets in ``AsyncSocket._websocket_handler``: for each one it makes a
 task of the read (``asyncio.ensure_future``) and waits for it under ``asyncio.wait_for`` (the silence allowed: the
 ping interval and timeout, 36 s here), which in Python 3.11 is a second task's worth of futures, callbacks and a
-timer per packet. Every tap, every acknowledgement a page sends every 3 s and every answer to a ping pays it: some
+timer per packet. Every tap, every acknowledgement a page sends (every 6 s) and every answer to a ping pays it: some
 six packets an action at 80 rooms of 12, a few per cent of the server's CPU (issue 32). Here the packets are read
 in the handler's own task, and the silence is watched by one timer per socket that looks only when the allowed
 silence could be over (re-armed for what is left of it when a packet came meanwhile): the connection ends after the

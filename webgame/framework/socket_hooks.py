@@ -12,7 +12,7 @@ The guard decides (what counts, what is dropped, why); this module only puts its
   and a handler with a required data argument raised a ``TypeError`` logged with its traceback for every such
   message (issue 26: 10.4 MB of log in 10 s, none of it counted).
 
-- ``quick_events``: a page's own events in socket.io's default namespace (its acknowledgements every 3 s, its
+- ``quick_events``: a page's own events in socket.io's default namespace (its acknowledgements every 6 s, its
   taps), handled by NiceGUI's plain functions, are read straight from the websocket frame (``engine_reader``'s
   ``quick_frames``), counted and checked by the same questions of the guard in the same order, and handed to the
   same handler; engine.io's packet, its event call, socket.io's packet and its dispatch are skipped: some 40 µs of

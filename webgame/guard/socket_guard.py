@@ -11,7 +11,7 @@ So the handlers of ``event``, ``javascript_response``, ``ack`` and ``log`` are w
 - a malformed message is dropped, and so are browsers' log lines; what was dropped is counted and logged as one
   short line at most once a minute (never a traceback);
 - a socket that sends more than ``SOCKET_BURST`` messages at once, or more than ``SOCKET_RATE`` a second for
-  long, is closed: a phone sends a few taps and an acknowledgement every 3 s; a flood's parsing is then its
+  long, is closed: a phone sends a few taps and an acknowledgement every 6 s; a flood's parsing is then its
   own page's end (the browser reloads, and page builds are limited).
 
 **Every message counts, whatever it holds.** The count is taken where engine.io hands a socket's message to
