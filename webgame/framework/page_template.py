@@ -128,8 +128,9 @@ ADOPT_SCRIPT = ('      window.socket?.io?.on("reconnect_attempt", () => '
 # page acknowledges at most every ``ACK_AT_MOST_MS``, so every second look: every 6 s. A reconnect's replay is the
 # same (it starts from what the page has, not from what it acknowledged); the server keeps some 3 s more of a page's
 # messages (1.7 MB at 960 phones) and reads half as many packets: at 80 rooms of 12 the acknowledgements were five
-# packets an action, some 75 µs of CPU each (issue 32: 5 % of an action's CPU; the phones send half as many packets
-# on a busy Wi-Fi too). ``ack`` is a global function of NiceGUI's classic script, looked up at every tick.
+# packets an action, each read from its frame and handled in some 50 µs of CPU (issue 32: 5 % of an action's CPU
+# measured; the phones send half as many packets on a busy Wi-Fi too). ``ack`` is a global function of NiceGUI's
+# classic script, looked up at every tick.
 ACK_TICK_MS = 3000
 ACK_AT_MOST_MS = 5000
 ACK_SCRIPT = ("      ((ack, every) => { if (typeof ack !== \"function\") return; let last = -Infinity;\n"

@@ -71,8 +71,9 @@ def install(sio: Any) -> None:
     engine = sio.eio.handlers
     engine["message"] = _checked_message(engine["message"])
     engine["disconnect"] = _forgetting(engine["disconnect"])
-    socket_hooks.filter_events(sio, lambda namespace, data: _event_refusal(sio, namespace, data))
-    socket_hooks.quick_events(sio, _counts, lambda namespace, data: _event_refusal(sio, namespace, data), _drop)
+    refusal = functools.partial(_event_refusal, sio)
+    socket_hooks.filter_events(sio, refusal)
+    socket_hooks.quick_events(sio, _counts, refusal, _drop)
     global _close_socket  # noqa: PLW0603 - the one server of the process
     _close_socket = functools.partial(page_sockets.end_engine_socket, sio)
 
